@@ -1,0 +1,155 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Spec describes a tool for the model: written for someone who has never seen
+// the project, one or two sentences, with units, defaults and limits in the
+// schema rather than the description.
+type Spec struct {
+	Name        string
+	Title       string
+	Description string
+	// Kind is required: it sets all five annotations.
+	Kind Kind
+	// Idempotent marks a mutating or destructive tool whose repeat has no
+	// further effect (fs_mkdirs); read-only tools are always idempotent.
+	Idempotent bool
+	// Timeout is the tool's default time limit (spec 000 section 4.1 by
+	// category); the configuration may override it per tool.
+	Timeout time.Duration
+	// OutputCap overrides the configured default output cap in bytes, for
+	// tools whose answer is legitimately large (profiles).
+	OutputCap int
+}
+
+// Handler is a typed tool handler. It returns a *Error for failures the agent
+// should see; any other error is reported as INTERNAL.
+type Handler[In, Out any] func(ctx context.Context, call *Call, in In) (Out, error)
+
+// Def is a tool definition bound to its handler, ready to be served.
+type Def struct {
+	Spec         Spec
+	InputSchema  *jsonschema.Schema
+	OutputSchema *jsonschema.Schema
+	input        *jsonschema.Resolved
+	invoke       func(ctx context.Context, call *Call, raw json.RawMessage) (any, error)
+}
+
+var toolName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+
+// New binds a handler to its spec and infers both schemas from the Go types.
+// It panics on a malformed definition: that is a programming error, caught by
+// the registry test that builds every toolset.
+func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
+	if !toolName.MatchString(spec.Name) {
+		panic(fmt.Sprintf("tool %q: name must match %s", spec.Name, toolName))
+	}
+	if spec.Kind < ReadOnly || spec.Kind > Destructive {
+		panic(fmt.Sprintf("tool %q: Kind is required", spec.Name))
+	}
+	if spec.Title == "" || spec.Description == "" {
+		panic(fmt.Sprintf("tool %q: Title and Description are required", spec.Name))
+	}
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %q: input schema: %v", spec.Name, err))
+	}
+	if in.Type != "object" {
+		panic(fmt.Sprintf("tool %q: input must be a struct", spec.Name))
+	}
+	if in.Properties == nil {
+		// An empty object schema must still say it has no properties, or
+		// some clients render it as "any arguments".
+		in.Properties = map[string]*jsonschema.Schema{}
+	}
+	resolved, err := in.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %q: resolving input schema: %v", spec.Name, err))
+	}
+	data, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %q: output schema: %v", spec.Name, err))
+	}
+	out, err := envelopeSchema(data)
+	if err != nil {
+		panic(fmt.Sprintf("tool %q: %v", spec.Name, err))
+	}
+	d := &Def{
+		Spec:         spec,
+		InputSchema:  in,
+		OutputSchema: out,
+		input:        resolved,
+	}
+	d.invoke = func(ctx context.Context, call *Call, raw json.RawMessage) (any, error) {
+		var args In
+		if err := decodeArgs(raw, d.input, &args); err != nil {
+			return nil, err
+		}
+		return h(ctx, call, args)
+	}
+	return d
+}
+
+// decodeArgs validates raw arguments against the input schema, then decodes
+// them. Validation comes first so the agent gets the schema's wording
+// ("minimum 1") rather than a Go unmarshal error.
+func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, dst any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		return Errorf(InvalidParams, "arguments are not valid JSON: %v", err)
+	}
+	if _, ok := generic.(map[string]any); !ok {
+		return Errorf(InvalidParams, "arguments must be a JSON object")
+	}
+	if err := schema.Validate(generic); err != nil {
+		return Errorf(InvalidParams, "invalid arguments: %v", err)
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return Errorf(InvalidParams, "invalid arguments: %v", err)
+	}
+	return nil
+}
+
+// WithEnum restricts a top-level input property to the given values, which
+// the Go types cannot express, and re-resolves the schema so that calls are
+// validated against it.
+func (d *Def) WithEnum(prop string, values ...any) *Def {
+	p, ok := d.InputSchema.Properties[prop]
+	if !ok {
+		panic(fmt.Sprintf("tool %q: no input property %q", d.Spec.Name, prop))
+	}
+	p.Enum = values
+	d.resolve()
+	return d
+}
+
+// WithRange bounds a top-level numeric input property, so out-of-range values
+// are refused by the schema with its own wording.
+func (d *Def) WithRange(prop string, min, max float64) *Def {
+	p, ok := d.InputSchema.Properties[prop]
+	if !ok {
+		panic(fmt.Sprintf("tool %q: no input property %q", d.Spec.Name, prop))
+	}
+	p.Minimum, p.Maximum = &min, &max
+	d.resolve()
+	return d
+}
+
+func (d *Def) resolve() {
+	r, err := d.InputSchema.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %q: resolving input schema: %v", d.Spec.Name, err))
+	}
+	d.input = r
+}

@@ -1,0 +1,39 @@
+package tool
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Envelope is every tool's structuredContent: the base response of spec 000
+// section 3.1, plus the handle of a payload that went over the output cap.
+type Envelope struct {
+	Success     bool            `json:"success" jsonschema:"true when data is valid; false when error says why"`
+	Tool        string          `json:"tool" jsonschema:"name of the tool that answered"`
+	ToolVersion string          `json:"tool_version" jsonschema:"hostmcp version that answered"`
+	Timestamp   string          `json:"timestamp" jsonschema:"when the call started, RFC 3339 UTC"`
+	DurationMS  int64           `json:"duration_ms" jsonschema:"wall time of the call in milliseconds"`
+	Host        string          `json:"host" jsonschema:"hostname of the machine that answered"`
+	Data        json.RawMessage `json:"data,omitempty" jsonschema:"the tool's result; absent on error or when truncated"`
+	Error       *ErrorInfo      `json:"error,omitempty" jsonschema:"present when success is false"`
+	Truncated   bool            `json:"truncated,omitempty" jsonschema:"true when data was over the output cap and left out"`
+	TruncatedAt int             `json:"truncated_at,omitempty" jsonschema:"bytes of the handle's payload shown in data_preview; continue with handle_read at this byte offset"`
+	DataPreview string          `json:"data_preview,omitempty" jsonschema:"the start of the full data, as indented JSON, when truncated"`
+	Handle      string          `json:"handle,omitempty" jsonschema:"handle of the full data when truncated; page it with handle_read"`
+	Warnings    []string        `json:"warnings,omitempty" jsonschema:"what was degraded, skipped or approximated"`
+}
+
+// envelopeSchema returns the outputSchema of a tool: the envelope with its
+// data property described by the tool's own output type.
+func envelopeSchema(data *jsonschema.Schema) (*jsonschema.Schema, error) {
+	s, err := jsonschema.For[Envelope](nil)
+	if err != nil {
+		return nil, fmt.Errorf("inferring envelope schema: %w", err)
+	}
+	d := *data
+	d.Description = "the tool's result; absent on error or when truncated"
+	s.Properties["data"] = &d
+	return s, nil
+}

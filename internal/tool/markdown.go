@@ -1,0 +1,129 @@
+package tool
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Markdown renders the tool reference (docs/tools.md) from the definitions,
+// so the documentation cannot drift from what is served.
+func Markdown(sets []Toolset) []byte {
+	var b strings.Builder
+	b.WriteString("# hostmcp tools\n\n")
+	b.WriteString("Generated from the registry by `go test ./internal/catalog -update` (also `hostmcp tools --markdown`); do not edit by hand.\n\n")
+	b.WriteString("Every tool answers with the envelope described at the end of this page.\n\n")
+	b.WriteString("| tool | toolset | kind | description |\n|---|---|---|---|\n")
+	for _, ts := range sets {
+		for _, d := range ts.Tools {
+			fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", d.Spec.Name, d.Spec.Name, ts.Name, d.Spec.Kind, d.Spec.Description)
+		}
+	}
+	for _, ts := range sets {
+		def := "on"
+		if !ts.DefaultEnabled {
+			def = "off"
+		}
+		fmt.Fprintf(&b, "\n## Toolset `%s` (default %s)\n\n%s\n", ts.Name, def, ts.Description)
+		for _, d := range ts.Tools {
+			writeTool(&b, d)
+		}
+	}
+	b.WriteString("\n## The envelope\n\n")
+	b.WriteString("`structuredContent` (and, as compact JSON, the text content) of every result:\n\n")
+	writeProps(&b, mustSchema[Envelope]())
+	b.WriteString("\nError codes: ")
+	codes := Codes()
+	names := make([]string, len(codes))
+	for i, c := range codes {
+		names[i] = "`" + string(c) + "`"
+	}
+	b.WriteString(strings.Join(names, ", ") + ".\n")
+	return []byte(b.String())
+}
+
+func writeTool(b *strings.Builder, d *Def) {
+	a := d.MCPTool().Annotations
+	fmt.Fprintf(b, "\n### %s\n\n**%s** — %s\n\n", d.Spec.Name, d.Spec.Title, d.Spec.Description)
+	fmt.Fprintf(b, "Kind: %s (readOnly=%t, destructive=%t, idempotent=%t, openWorld=%t).", d.Spec.Kind,
+		a.ReadOnlyHint, *a.DestructiveHint, a.IdempotentHint, *a.OpenWorldHint)
+	if d.Spec.Timeout > 0 {
+		fmt.Fprintf(b, " Default timeout: %s.", d.Spec.Timeout)
+	}
+	b.WriteString("\n\nArguments:")
+	if len(d.InputSchema.Properties) == 0 {
+		b.WriteString(" none.\n")
+	} else {
+		b.WriteString("\n\n")
+		writeProps(b, d.InputSchema)
+	}
+	b.WriteString("\nResult `data`:\n\n")
+	writeProps(b, d.OutputSchema.Properties["data"])
+}
+
+// writeProps renders an object schema's top-level properties as a table.
+func writeProps(b *strings.Builder, s *jsonschema.Schema) {
+	if s == nil || len(s.Properties) == 0 {
+		b.WriteString("(no fields)\n")
+		return
+	}
+	req := map[string]bool{}
+	for _, r := range s.Required {
+		req[r] = true
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	b.WriteString("| name | type | required | description |\n|---|---|---|---|\n")
+	for _, n := range names {
+		p := s.Properties[n]
+		desc := p.Description
+		if len(p.Enum) > 0 {
+			e, _ := json.Marshal(p.Enum)
+			desc += " (one of " + string(e) + ")"
+		}
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", n, typeOf(p), yesNo(req[n]), strings.ReplaceAll(desc, "|", "\\|"))
+	}
+}
+
+func typeOf(s *jsonschema.Schema) string {
+	if s.Type != "" {
+		if s.Type == "array" && s.Items != nil {
+			return typeOf(s.Items) + "[]"
+		}
+		return s.Type
+	}
+	t := make([]string, 0, len(s.Types))
+	for _, x := range s.Types {
+		if x != "null" {
+			t = append(t, x)
+		}
+	}
+	if len(t) == 1 && t[0] == "array" && s.Items != nil {
+		return typeOf(s.Items) + "[]"
+	}
+	if len(t) == 0 {
+		return "any"
+	}
+	return strings.Join(t, "\\|")
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
+
+func mustSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}

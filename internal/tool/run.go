@@ -1,0 +1,147 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Limits are the time and size bounds of one tool, resolved from its spec
+// and the configuration.
+type Limits struct {
+	Timeout   time.Duration
+	OutputCap int
+}
+
+// Runner executes tool definitions and wraps their results in envelopes. It
+// is the one path every call takes, from MCP and from `hostmcp call` alike.
+type Runner struct {
+	Host    string
+	Version string
+	Handles HandleSink
+	// Limits resolves a tool's bounds; nil means the spec's, with a 15 s
+	// timeout and a 64 KiB cap where the spec says nothing.
+	Limits func(spec Spec) Limits
+	// Grace is how long a handler may take to return after its context was
+	// cancelled before the call is answered without it; default 250 ms.
+	Grace time.Duration
+	Now   func() time.Time
+}
+
+// Invocation is one call's request side.
+type Invocation struct {
+	Def      *Def
+	Args     json.RawMessage
+	Session  string
+	Progress ProgressFunc // nil when the client sent no progress token
+}
+
+// Result is one call's answer: the envelope and its compact JSON, which is
+// both the structuredContent and the text content.
+type Result struct {
+	Envelope Envelope
+	JSON     []byte
+	Err      *Error // nil on success
+	Duration time.Duration
+}
+
+const (
+	defaultTimeout   = 15 * time.Second
+	defaultOutputCap = 64 * 1024
+)
+
+func (r *Runner) limits(spec Spec) Limits {
+	if r.Limits != nil {
+		return r.Limits(spec)
+	}
+	l := Limits{Timeout: spec.Timeout, OutputCap: spec.OutputCap}
+	if l.Timeout <= 0 {
+		l.Timeout = defaultTimeout
+	}
+	if l.OutputCap <= 0 {
+		l.OutputCap = defaultOutputCap
+	}
+	return l
+}
+
+// Run executes one call. It always returns a Result: failures are envelopes
+// with success false, never Go errors, so every transport reports them alike.
+func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
+	now := time.Now
+	if r.Now != nil {
+		now = r.Now
+	}
+	start := now()
+	lim := r.limits(inv.Def.Spec)
+	call := &Call{Tool: inv.Def.Spec.Name, Session: inv.Session, handles: r.Handles, progress: inv.Progress}
+
+	data, err := r.invoke(ctx, inv, call, lim.Timeout)
+	env := Envelope{
+		Tool:        inv.Def.Spec.Name,
+		ToolVersion: r.Version,
+		Timestamp:   start.UTC().Format(time.RFC3339Nano),
+		Host:        r.Host,
+	}
+	var terr *Error
+	if err == nil {
+		env.Success = true
+		if err = r.setData(ctx, call, &env, data, lim.OutputCap); err != nil {
+			env.Success = false
+		}
+	}
+	if err != nil {
+		terr = AsError(err)
+		env.Error = terr.info()
+		env.Data = nil
+	}
+	env.Warnings = call.Warnings()
+	elapsed := now().Sub(start)
+	env.DurationMS = elapsed.Milliseconds()
+	js, merr := json.Marshal(env)
+	if merr != nil { // only reachable through a bug in Envelope itself
+		panic(fmt.Sprintf("marshaling envelope: %v", merr))
+	}
+	return Result{Envelope: env, JSON: js, Err: terr, Duration: elapsed}
+}
+
+// invoke runs the handler under the tool's timeout. A handler that ignores
+// its context is abandoned after the grace period so the call still answers
+// in time; its goroutine ends when the handler finally returns.
+func (r *Runner) invoke(ctx context.Context, inv Invocation, call *Call, timeout time.Duration) (any, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	type answer struct {
+		data any
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- answer{err: Errorf(Internal, "the tool panicked: %v", p)}
+			}
+		}()
+		d, err := inv.Def.invoke(ctx, call, inv.Args)
+		done <- answer{d, err}
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-ctx.Done():
+		grace := r.Grace
+		if grace <= 0 {
+			grace = 250 * time.Millisecond
+		}
+		select {
+		case a = <-done:
+		case <-time.After(grace):
+			a = answer{err: ctx.Err()}
+		}
+	}
+	if a.err != nil && ctx.Err() == context.DeadlineExceeded {
+		return nil, Wrap(Timeout, a.err, "%s did not finish within %s", inv.Def.Spec.Name, timeout).
+			WithSuggestion("Call again with a shorter duration or narrower scope; the operator can raise [tools.%s] timeout.", inv.Def.Spec.Name)
+	}
+	return a.data, a.err
+}

@@ -1,0 +1,12 @@
+package tool
+
+// Toolset is a named group of tools served or left out together
+// (`--toolsets`, [toolsets] enabled).
+type Toolset struct {
+	Name        string
+	Description string
+	// DefaultEnabled says whether the toolset is served when the operator
+	// named no toolsets. Sensitive ones (logs) are off by default.
+	DefaultEnabled bool
+	Tools          []*Def
+}
