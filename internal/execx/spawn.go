@@ -1,0 +1,48 @@
+package execx
+
+import (
+	"os/exec"
+	"runtime"
+	"sync"
+)
+
+// spawner forks every child from one OS thread that never exits.
+//
+// Children get Pdeathsig=SIGKILL so they die with the server, but the kernel
+// sends the parent-death signal when the *thread* that forked the child
+// exits, not the process (prctl(2), PR_SET_PDEATHSIG; golang/go#27505). Go
+// retires a thread whenever a goroutine returns while locked to it, so a
+// child forked from an arbitrary goroutine could be killed the moment
+// unrelated code (a netns switch, a library) does LockOSThread and returns.
+// Locking around Start is not enough: the thread would be released back to
+// the scheduler afterwards. Forking from a goroutine that stays locked for
+// the life of the Runner removes the hazard, at the cost of one parked
+// thread.
+type spawner struct {
+	once sync.Once
+	reqs chan spawnReq
+}
+
+type spawnReq struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// start runs cmd.Start on the spawner's thread.
+func (s *spawner) start(cmd *exec.Cmd) error {
+	s.once.Do(func() {
+		s.reqs = make(chan spawnReq)
+		go s.loop()
+	})
+	done := make(chan error, 1)
+	s.reqs <- spawnReq{cmd: cmd, done: done}
+	return <-done
+}
+
+func (s *spawner) loop() {
+	// Never unlocked, and the goroutine never returns: see the type comment.
+	runtime.LockOSThread()
+	for req := range s.reqs {
+		req.done <- req.cmd.Start()
+	}
+}
