@@ -1,0 +1,143 @@
+// Package store keeps hostmcp's state in one SQLite database: handles (large
+// results paged later by lines or bytes), call records for the stats tools,
+// and the sweeper that applies TTLs and the byte budget.
+//
+// The driver is modernc.org/sqlite (pure Go, so the binary stays static);
+// the database runs in WAL mode so readers never wait for the writer.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Defaults applied by Open when an Options field is zero.
+const (
+	DefaultHandleTTL    = time.Hour
+	DefaultHandleBudget = 256 << 20
+	DefaultMaxCalls     = 100_000
+)
+
+// Options configures Open. A nil *Options is not allowed: Path is required.
+type Options struct {
+	Path         string           // database file; its directory is created 0700 if missing
+	HandleTTL    time.Duration    // how long a handle stays readable; default 1h
+	HandleBudget int64            // total payload bytes kept, default 256 MiB; oldest evicted first
+	MaxCalls     int              // call records kept by Sweep; default 100,000
+	Now          func() time.Time // nil = time.Now (tests inject a clock)
+	Logger       *slog.Logger     // sweeper failures; nil discards them
+}
+
+// Store is the state database. It is safe for concurrent use: database/sql
+// pools the connections, WAL lets reads run beside the single writer, and
+// every write transaction starts IMMEDIATE so two writers queue on the busy
+// timeout instead of failing a lock upgrade.
+type Store struct {
+	db       *sql.DB
+	ttl      time.Duration
+	budget   int64
+	maxCalls int
+	now      func() time.Time
+	log      *slog.Logger
+}
+
+// Open opens (creating if needed) the database at opts.Path and migrates its
+// schema. The file and its WAL are private to the user (0600): handles hold
+// command output, which can be sensitive.
+func Open(ctx context.Context, opts *Options) (*Store, error) {
+	if opts == nil || opts.Path == "" {
+		return nil, fmt.Errorf("opening the store: no database path given")
+	}
+	if strings.ContainsAny(opts.Path, "?#") {
+		// The driver splits its DSN at '?'; such a path would open another file.
+		return nil, fmt.Errorf("opening the store: database path %q must not contain '?' or '#'", opts.Path)
+	}
+	s := &Store{
+		ttl:      opts.HandleTTL,
+		budget:   opts.HandleBudget,
+		maxCalls: opts.MaxCalls,
+		now:      opts.Now,
+		log:      opts.Logger,
+	}
+	if s.ttl <= 0 {
+		s.ttl = DefaultHandleTTL
+	}
+	if s.budget <= 0 {
+		s.budget = DefaultHandleBudget
+	}
+	if s.maxCalls <= 0 {
+		s.maxCalls = DefaultMaxCalls
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if err := prepareFile(opts.Path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn(opts.Path))
+	if err != nil {
+		return nil, fmt.Errorf("opening the store %s: %w", opts.Path, err)
+	}
+	// A few connections are plenty for SQLite; each one carries its own page cache.
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(4)
+	s.db = db
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening the store %s: %w", opts.Path, err)
+	}
+	return s, nil
+}
+
+// Close releases the database. Handles stay on disk until they expire.
+func (s *Store) Close() error {
+	return s.db.Close()
+}
+
+// dsn builds the driver's data source name. The pragmas run on every new
+// pooled connection, which is why they live here and not in migrate.
+func dsn(path string) string {
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	return path + "?" + q.Encode()
+}
+
+// prepareFile creates the state directory (0700) and the database file
+// (0600) before SQLite does, because SQLite would create it with 0644 minus
+// the umask, and its -wal and -shm files copy the database file's mode.
+func prepareFile(path string) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("creating the state directory %s: %w", dir, err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("creating the database %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("checking the database %s: %w", path, err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := f.Chmod(0o600); err != nil {
+			return fmt.Errorf("restricting the database %s to its owner: %w", path, err)
+		}
+	}
+	return nil
+}
