@@ -1,0 +1,70 @@
+// Package app wires a configuration into a running hostmcp: it opens the
+// store, resolves the allowlisted programs, builds the toolsets and the
+// server. cmd/hostmcp stays a thin parser of arguments on top of it.
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/hostmcp/hostmcp/internal/catalog"
+	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/server"
+	"github.com/hostmcp/hostmcp/internal/store"
+)
+
+// Programs are the executables any toolset may run, resolved to absolute
+// paths at start-up. Toolsets still choose their own argv; nothing else can
+// be started.
+var Programs = []string{"perf", "bpftrace", "bpftool", "rg", "journalctl", "systemctl"}
+
+// App is an opened hostmcp.
+type App struct {
+	Config *config.Config
+	Store  *store.Store
+	Server *server.Server
+}
+
+// Open builds everything the configuration asks for. Close releases it.
+func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Logger) (*App, error) {
+	st, err := store.Open(ctx, &store.Options{
+		Path:         filepath.Join(cfg.StateDir, "hostmcp.db"),
+		HandleTTL:    cfg.Store.HandleTTL.Duration,
+		HandleBudget: cfg.Store.HandleBudgetBytes,
+		MaxCalls:     cfg.Store.CallRetention,
+		Logger:       log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("opening the state store in %s: %w", cfg.StateDir, err)
+	}
+	ex, err := execx.New(&execx.Options{Allowed: Programs, ExtraPath: cfg.Exec.ExtraPath})
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("resolving programs: %w", err)
+	}
+	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{})}
+	srv, err := server.New(server.Options{
+		Config:   cfg,
+		Store:    st,
+		Version:  version,
+		Logger:   log,
+		Toolsets: catalog.Toolsets(deps),
+	})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	return &App{Config: cfg, Store: st, Server: srv}, nil
+}
+
+// RunSweeper expires handles in the background until ctx ends.
+func (a *App) RunSweeper(ctx context.Context) {
+	go a.Store.RunSweeper(ctx, sweepEvery)
+}
+
+// Close releases the store.
+func (a *App) Close() error { return a.Store.Close() }

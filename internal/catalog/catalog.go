@@ -1,0 +1,32 @@
+// Package catalog knows every toolset built into the binary and builds them
+// from the shared mechanisms. It is the registry: docs/tools.md and the
+// schema snapshots are generated from it.
+package catalog
+
+import (
+	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/store"
+	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/toolsets/core"
+	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
+	"github.com/hostmcp/hostmcp/internal/toolsets/system"
+)
+
+// Deps are the shared mechanisms toolsets are built from.
+type Deps struct {
+	Config *config.Config
+	Store  *store.Store
+	Exec   *execx.Runner
+	Host   *hostinfo.Host
+}
+
+// Toolsets builds every toolset, in catalogue order (DESIGN.md section 3).
+func Toolsets(d *Deps) []tool.Toolset {
+	return []tool.Toolset{
+		core.New(d.Store).Toolset(),
+		system.New(&system.Deps{Host: d.Host}).Toolset(),
+		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec}).Toolset(),
+	}
+}

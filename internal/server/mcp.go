@@ -1,0 +1,67 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// instructions is sent at initialize: the few things an agent should know
+// before its first call, kept short because it is paid for on every session.
+const instructions = "hostmcp operates and diagnoses this Linux host. Every result is an envelope: " +
+	"check success, read data, act on error.suggestion. Large results come back with a handle; " +
+	"page them with handle_read. For a slow machine start with perf_info, then sys_snapshot."
+
+func (s *Server) buildMCP() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostmcp", Title: "hostmcp", Version: s.opts.Version},
+		&mcp.ServerOptions{Instructions: instructions, Logger: s.log})
+	for _, d := range s.order {
+		srv.AddTool(d.MCPTool(), s.mcpHandler(d))
+	}
+	addPrompts(srv)
+	s.addResources(srv)
+	return srv
+}
+
+// mcpHandler adapts a tool to the SDK's low-level handler: the SDK's typed
+// AddTool would put the tool's own output in structuredContent, where we want
+// the envelope, and would answer bad arguments without our error codes.
+func (s *Server) mcpHandler(d *tool.Def) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		inv := tool.Invocation{Def: d, Args: req.Params.Arguments, Session: sessionName(req.Session, s.session)}
+		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+			ss := req.Session
+			inv.Progress = func(ctx context.Context, progress, total float64, message string) {
+				// A lost progress notification is not worth failing the call.
+				_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+					ProgressToken: token, Progress: progress, Total: total, Message: message,
+				})
+			}
+		}
+		res := s.run(ctx, inv)
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}},
+			StructuredContent: jsonRaw(res.JSON),
+			IsError:           res.Err != nil,
+		}, nil
+	}
+}
+
+// sessionName names the caller in call records: the HTTP session id when
+// there is one, else this process's stdio session, with the client's name.
+func sessionName(ss *mcp.ServerSession, fallback string) string {
+	id := fallback
+	if ss == nil {
+		return id
+	}
+	if sid := ss.ID(); sid != "" {
+		id = sid
+	}
+	if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil && p.ClientInfo.Name != "" {
+		return fmt.Sprintf("%s/%s", p.ClientInfo.Name, id)
+	}
+	return id
+}

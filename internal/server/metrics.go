@@ -1,0 +1,61 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// Metrics holds the server's Prometheus collectors in a registry of its own,
+// so tests can build many servers in one process.
+type Metrics struct {
+	reg     *prometheus.Registry
+	calls   *prometheus.CounterVec
+	latency *prometheus.HistogramVec
+	bytes   *prometheus.CounterVec
+}
+
+// NewMetrics registers the call metrics and the Go and process collectors.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "hostmcp_tool_calls_total",
+			Help: "Tool calls by tool, outcome (ok or error) and error code.",
+		}, []string{"tool", "outcome", "code"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "hostmcp_tool_call_duration_seconds",
+			Help:    "Tool call latency by tool.",
+			Buckets: []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
+		}, []string{"tool"}),
+		bytes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "hostmcp_tool_result_bytes_total",
+			Help: "Bytes of results returned, by tool.",
+		}, []string{"tool"}),
+	}
+	m.reg.MustRegister(m.calls, m.latency, m.bytes,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func (m *Metrics) observe(name string, res tool.Result) {
+	outcome, code := "ok", ""
+	if res.Err != nil {
+		outcome, code = "error", string(res.Err.Code)
+	}
+	m.calls.WithLabelValues(name, outcome, code).Inc()
+	m.latency.WithLabelValues(name).Observe(res.Duration.Seconds())
+	m.bytes.WithLabelValues(name).Add(float64(len(res.JSON)))
+}
+
+// Handler serves the metrics in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// Gather exposes the registry to tests.
+func (m *Metrics) Gather() prometheus.Gatherer { return m.reg }

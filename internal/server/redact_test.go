@@ -1,0 +1,47 @@
+package server
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSummarizeArgs(t *testing.T) {
+	tests := []struct {
+		name, args string
+		want       string
+		absent     []string
+	}{
+		{"empty", ``, "", nil},
+		{"plain", `{"path":"/srv/a.txt","max_lines":20}`, `max_lines=20 path="/srv/a.txt"`, nil},
+		{"secret", `{"api_key":"sk-123","token":"abc","password":"p"}`, `api_key=*** password=*** token=***`, []string{"sk-123", "abc"}},
+		{"content sized", `{"path":"x","content":"top secret file body"}`, `content=<20 bytes> path="x"`, []string{"top secret"}},
+		{"patch texts", `{"old_text":"aaa","new_text":"bbbb","diff_text":"--- a"}`, `diff_text=<5 bytes> new_text=<4 bytes> old_text=<3 bytes>`, nil},
+		{"env values", `{"env":{"AWS_SECRET":"x","HOME":"/root"}}`, `env=<2 vars>`, []string{"AWS_SECRET", "/root"}},
+		{"nested", `{"filter":{"a":1},"pids":[1,2,3]}`, `filter={1 keys} pids=[3 items]`, nil},
+		{"not an object", `[1,2]`, `<5 bytes, not an object>`, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := summarizeArgs([]byte(tc.args))
+			if got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			for _, a := range tc.absent {
+				if strings.Contains(got, a) {
+					t.Errorf("summary %q leaks %q", got, a)
+				}
+			}
+		})
+	}
+}
+
+func TestSummaryIsBounded(t *testing.T) {
+	args := `{"a":"` + strings.Repeat("é", 500) + `","b":"` + strings.Repeat("x", 500) + `","c":1,"d":2,"e":3,"f":4,"g":5}`
+	got := summarizeArgs([]byte(args))
+	if len(got) > summaryMax {
+		t.Errorf("summary is %d bytes, over %d", len(got), summaryMax)
+	}
+	if !strings.HasSuffix(got, "...") {
+		t.Errorf("a cut summary must say so: %q", got)
+	}
+}

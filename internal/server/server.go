@@ -1,0 +1,131 @@
+// Package server builds the MCP server from the enabled toolsets: it owns the
+// path every call takes (validation, limits, audit, metrics) and the prompts
+// and resources that sit beside the tools.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"sort"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/store"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// Options are what the server is built from. The caller opens the store and
+// owns its lifetime.
+type Options struct {
+	Config  *config.Config
+	Store   *store.Store
+	Version string
+	Logger  *slog.Logger // nil discards
+	// Toolsets are every toolset this binary has, enabled or not; the
+	// configuration picks among them. cmd/hostmcp builds them.
+	Toolsets []tool.Toolset
+}
+
+// Server is a built hostmcp server: the enabled tools, the runner every call
+// goes through, and the MCP server that exposes them.
+type Server struct {
+	opts    Options
+	runner  *tool.Runner
+	tools   map[string]*tool.Def
+	order   []*tool.Def
+	served  []tool.Toolset
+	metrics *Metrics
+	mcp     *mcp.Server
+	log     *slog.Logger
+	session string // names the stdio client in call records
+}
+
+// New builds the server from the enabled toolsets.
+func New(opts Options) (*Server, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	host, _ := os.Hostname()
+	served, err := selectTools(opts.Config, opts.Toolsets)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		opts:    opts,
+		tools:   map[string]*tool.Def{},
+		served:  served,
+		metrics: NewMetrics(),
+		log:     log,
+		session: fmt.Sprintf("local-%d", os.Getpid()),
+	}
+	for _, ts := range served {
+		for _, d := range ts.Tools {
+			s.tools[d.Spec.Name] = d
+			s.order = append(s.order, d)
+		}
+	}
+	s.runner = &tool.Runner{
+		Host:    host,
+		Version: opts.Version,
+		Handles: s.putHandle,
+		Limits: func(spec tool.Spec) tool.Limits {
+			t, c := opts.Config.ToolLimits(spec.Name, spec.Timeout, spec.OutputCap)
+			return tool.Limits{Timeout: t, OutputCap: c}
+		},
+	}
+	s.mcp = s.buildMCP()
+	return s, nil
+}
+
+func (s *Server) putHandle(ctx context.Context, typ string, meta map[string]any, payload []byte) (string, error) {
+	h, err := s.opts.Store.PutHandle(ctx, typ, meta, payload)
+	if err != nil {
+		return "", err
+	}
+	return h.ID, nil
+}
+
+// MCP is the MCP server to connect transports to.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Metrics is the Prometheus registry served at /metrics.
+func (s *Server) Metrics() *Metrics { return s.metrics }
+
+// Tools lists the served tools in catalogue order.
+func (s *Server) Tools() []*tool.Def { return s.order }
+
+// Toolsets lists the served toolsets with only their served tools.
+func (s *Server) Toolsets() []tool.Toolset { return s.served }
+
+// ToolNames lists the served tools' names, sorted.
+func (s *Server) ToolNames() []string {
+	names := make([]string, 0, len(s.tools))
+	for n := range s.tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Call runs one tool in-process, as `hostmcp call` does, through the same
+// runner, audit and metrics as an MCP call.
+func (s *Server) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+	d, ok := s.tools[name]
+	if !ok {
+		return tool.Result{}, fmt.Errorf("unknown tool %q (served tools: %v)", name, s.ToolNames())
+	}
+	return s.run(ctx, tool.Invocation{Def: d, Args: args, Session: s.session}), nil
+}
+
+// run is the one path of every call: the runner, then its record and metrics.
+func (s *Server) run(ctx context.Context, inv tool.Invocation) tool.Result {
+	res := s.runner.Run(ctx, inv)
+	s.metrics.observe(inv.Def.Spec.Name, res)
+	s.audit(inv, res)
+	return res
+}

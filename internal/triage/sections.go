@@ -1,0 +1,152 @@
+package triage
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+func (r *Report) header(p *printer) {
+	if r.Info == nil {
+		p.line("hostmcp triage")
+		return
+	}
+	s := r.Info.System
+	up := (time.Duration(s.UptimeSeconds) * time.Second).Round(time.Minute)
+	p.line("hostmcp triage: %s (Linux %s, %s), up %s", s.Hostname, s.Kernel, s.Arch, up)
+}
+
+// Thresholds for the verdict, from spec 000 appendix B.
+const (
+	cpuWarn, cpuCrit   = 70.0, 90.0
+	memWarn, memCrit   = 80.0, 90.0 // used share: available below 20% / 10%
+	diskWarn, diskCrit = 85.0, 95.0
+)
+
+// verdict states the worst finding first, so the first lines are the answer.
+func (r *Report) verdict(p *printer) {
+	snap := r.Snapshot
+	if snap == nil {
+		p.line("Verdict   unknown: the snapshot failed")
+		return
+	}
+	var crit, warn []string
+	judge := func(v, w, c float64, msg string) {
+		switch {
+		case v > c:
+			crit = append(crit, msg)
+		case v > w:
+			warn = append(warn, msg)
+		}
+	}
+	judge(snap.CPUPercent, cpuWarn, cpuCrit, fmt.Sprintf("CPU busy %.0f%%", snap.CPUPercent))
+	if threads := r.threads(); threads > 0 {
+		judge(snap.LoadAvg[0]/float64(threads)*100, 100, 200, fmt.Sprintf("load %.2f on %d CPUs", snap.LoadAvg[0], threads))
+	}
+	if snap.MemTotalBytes > 0 {
+		used := float64(snap.MemUsedBytes) / float64(snap.MemTotalBytes) * 100
+		judge(used, memWarn, memCrit, fmt.Sprintf("memory %.0f%% used", used))
+	}
+	if snap.SwapUsedBytes > 0 {
+		warn = append(warn, fmt.Sprintf("swap in use (%s)", bytesIEC(snap.SwapUsedBytes)))
+	}
+	for _, d := range snap.Disks {
+		judge(d.UsedPercent, diskWarn, diskCrit, fmt.Sprintf("%s %.0f%% full", d.Mount, d.UsedPercent))
+		judge(d.InodesUsedPercent, diskWarn, diskCrit, fmt.Sprintf("%s inodes %.0f%% used", d.Mount, d.InodesUsedPercent))
+	}
+	switch {
+	case len(crit) > 0:
+		p.line("Verdict   CRITICAL: %s", strings.Join(append(crit, warn...), "; "))
+	case len(warn) > 0:
+		p.line("Verdict   WARNING: %s", strings.Join(warn, "; "))
+	default:
+		p.line("Verdict   healthy: no resource over its warning threshold")
+	}
+}
+
+func (r *Report) threads() int {
+	if r.Info == nil {
+		return 0
+	}
+	return r.Info.CPU.Threads
+}
+
+func (r *Report) resources(p *printer) {
+	snap := r.Snapshot
+	if snap == nil {
+		return
+	}
+	model := ""
+	if r.Info != nil {
+		model = fmt.Sprintf(" of %d CPUs (%s)", r.Info.CPU.Threads, r.Info.CPU.Model)
+	}
+	p.line("CPU       %.0f%% busy%s; load %.2f %.2f %.2f; %d runnable of %d tasks",
+		snap.CPUPercent, model, snap.LoadAvg[0], snap.LoadAvg[1], snap.LoadAvg[2], snap.TasksRunnable, snap.TasksTotal)
+	p.line("Memory    %s used of %s, %s available; swap %s of %s",
+		bytesIEC(snap.MemUsedBytes), bytesIEC(snap.MemTotalBytes), bytesIEC(snap.MemAvailableBytes),
+		bytesIEC(snap.SwapUsedBytes), bytesIEC(snap.SwapTotalBytes))
+	disks := append(snap.Disks[:0:0], snap.Disks...)
+	sort.Slice(disks, func(i, j int) bool { return disks[i].UsedPercent > disks[j].UsedPercent })
+	for i, d := range disks {
+		label := "Disks"
+		if i > 0 {
+			label = ""
+		}
+		if i == 6 {
+			p.line("%-9s (%d more)", label, len(disks)-i)
+			break
+		}
+		p.line("%-9s %-20s %3.0f%% of %s (%s, %s)", label, d.Mount, d.UsedPercent, bytesIEC(d.TotalBytes), d.FSType, d.Device)
+	}
+}
+
+func (r *Report) platform(p *printer) {
+	if r.Info == nil {
+		return
+	}
+	v, c := r.Info.Virtualization, r.Info.Capabilities
+	where := v.Type
+	if v.Container && v.VM != "" && v.VM != "none" {
+		where += " on " + v.VM
+	}
+	cg := v.CgroupMode
+	if v.Cgroup2Mount != "" {
+		cg += " (cgroup2 at " + v.Cgroup2Mount + ")"
+	}
+	p.line("Platform  %s; cgroup %s", where, cg)
+	perf := "no"
+	if c.PerfAvailable {
+		perf = fmt.Sprintf("yes (permitted %s, paranoid %d)", yesNo(c.PerfPermitted), c.PerfEventParanoid)
+	}
+	p.line("Can use   perf %s; eBPF %s; BTF %s; bpftrace %s; PSI %s; tracefs %s",
+		perf, yesNo(c.BPFAvailable), yesNo(c.BTFAvailable), yesNo(c.BpftraceAvailable), yesNo(c.PSIEnabled), mounted(c.TracefsMounted, c.TracefsPath))
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func mounted(ok bool, path string) string {
+	if !ok {
+		return "not mounted"
+	}
+	return "at " + path
+}
+
+// bytesIEC renders a byte count with binary units, as free -h does.
+func bytesIEC(n uint64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := uint64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
