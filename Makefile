@@ -1,0 +1,43 @@
+# hostmcp: the two quick-start targets are `make triage` and `make test`.
+# Both install what the machine lacks first (scripts/deps.sh, Debian only).
+
+GO      ?= go
+BIN     ?= bin/hostmcp
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+export CGO_ENABLED = 0
+
+.PHONY: deps build triage test lint docs bench fuzz ci
+
+deps:
+	scripts/deps.sh
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hostmcp
+
+# The main job: a short health report of this machine.
+triage: deps build
+	$(BIN) triage
+
+# Every test, live ones included (as root they run for real; with
+# HOSTMCP_REQUIRE_PRIVILEGED=1 a missing capability fails instead of skipping).
+test: deps
+	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 25m ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	staticcheck ./...
+	$(GO) build ./...
+
+# Regenerate docs/tools.md and the tool schema snapshots from the registry.
+docs:
+	$(GO) test ./internal/catalog -run 'TestToolsDoc|TestToolSnapshots' -update
+
+bench: build
+	scripts/bench.sh
+
+fuzz:
+	scripts/fuzz.sh 10s
+
+ci: test lint fuzz

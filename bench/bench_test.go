@@ -1,0 +1,147 @@
+// Package bench measures hostmcp the way clients see it: the built binary
+// driven over stdio by the go-sdk client. Results are recorded in
+// bench/RESULTS.md by scripts/bench.sh; nothing here is a pass/fail timing.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "hostmcp-bench-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "hostmcp")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", binary, "github.com/hostmcp/hostmcp/cmd/hostmcp")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		panic(fmt.Sprintf("building hostmcp: %v\n%s", err, out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// connect starts `hostmcp serve` on stdio with a private state directory.
+func connect(b *testing.B) (*mcp.ClientSession, *exec.Cmd) {
+	b.Helper()
+	cmd := exec.Command(binary, "serve", "--state-dir", b.TempDir(), "--root", b.TempDir())
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return cs, cmd
+}
+
+func callTool(b *testing.B, cs *mcp.ClientSession, name string, args any) {
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil || res.IsError {
+		b.Fatalf("%s: %v %+v", name, err, res)
+	}
+}
+
+// BenchmarkSysSnapshotStdio is sys_snapshot end to end, sampling window
+// included (target: p50 at most 150 ms).
+func BenchmarkSysSnapshotStdio(b *testing.B) {
+	cs, _ := connect(b)
+	b.ResetTimer()
+	for b.Loop() {
+		callTool(b, cs, "sys_snapshot", map[string]any{})
+	}
+}
+
+// BenchmarkPingStdio is the baseline: one round trip with no work, so the
+// transport's share of the above is visible.
+func BenchmarkPingStdio(b *testing.B) {
+	cs, _ := connect(b)
+	b.ResetTimer()
+	for b.Loop() {
+		if err := cs.Ping(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPerfInfoStdio is perf_info end to end.
+func BenchmarkPerfInfoStdio(b *testing.B) {
+	cs, _ := connect(b)
+	b.ResetTimer()
+	for b.Loop() {
+		callTool(b, cs, "perf_info", map[string]any{})
+	}
+}
+
+// BenchmarkStartToInitialize is the time from exec to the initialize answer.
+func BenchmarkStartToInitialize(b *testing.B) {
+	state, root := b.TempDir(), b.TempDir()
+	for b.Loop() {
+		cmd := exec.Command(binary, "serve", "--state-dir", state, "--root", root)
+		client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		cs.Close()
+		b.StartTimer()
+	}
+}
+
+// BenchmarkExecTrue is the baseline for the above: starting a trivial
+// process and waiting for it.
+func BenchmarkExecTrue(b *testing.B) {
+	for b.Loop() {
+		if err := exec.Command("/bin/true").Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkIdleRSS reports the server's resident memory after initialize, a
+// tools/list and a second of idleness, and the binary's size.
+func BenchmarkIdleRSS(b *testing.B) {
+	for b.Loop() {
+		cs, cmd := connect(b)
+		if _, err := cs.ListTools(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		b.ReportMetric(float64(rssKB(b, cmd.Process.Pid))/1024, "idle-RSS-MiB")
+		cs.Close()
+	}
+	st, err := os.Stat(binary)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(st.Size())/(1<<20), "binary-MiB")
+}
+
+func rssKB(b *testing.B, pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			n, _ := strconv.Atoi(f[1])
+			return n
+		}
+	}
+	b.Fatal("no VmRSS")
+	return 0
+}

@@ -1,0 +1,73 @@
+package e2e
+
+import (
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	out, err := exec.Command(binary, args...).Output()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+		t.Logf("stderr: %s", ee.Stderr)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
+
+func TestCLICall(t *testing.T) {
+	e := newEnv(t, "")
+	out, code := runCLI(t, e.args("call", "sys_snapshot")...)
+	var env envelope
+	if err := json.Unmarshal([]byte(out), &env); err != nil || code != 0 || !env.Success {
+		t.Fatalf("call sys_snapshot: exit %d, %v\n%s", code, err, out)
+	}
+	out, code = runCLI(t, e.args("call", "sys_snapshot", `{"nope":true}`)...)
+	if err := json.Unmarshal([]byte(out), &env); err != nil || code != 1 || env.Success || env.Error.Code != "INVALID_PARAMS" {
+		t.Fatalf("a failing call must print its envelope and exit 1: exit %d\n%s", code, out)
+	}
+	if _, code = runCLI(t, e.args("call", "no_such_tool")...); code != 2 {
+		t.Errorf("unknown tool: exit %d, want 2", code)
+	}
+}
+
+func TestCLIToolsAndVersion(t *testing.T) {
+	e := newEnv(t, "")
+	out, code := runCLI(t, e.args("tools", "--json")...)
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(out), &list); err != nil || code != 0 || len(list) < 3 {
+		t.Fatalf("tools --json: exit %d, %v", code, err)
+	}
+	out, _ = runCLI(t, e.args("tools", "--markdown")...)
+	if !strings.Contains(out, "### sys_snapshot") {
+		t.Errorf("tools --markdown lacks sys_snapshot")
+	}
+	out, _ = runCLI(t, e.args("tools", "--read-only")...)
+	if strings.Contains(out, "mutating") || strings.Contains(out, "destructive") {
+		t.Errorf("--read-only still lists changing tools:\n%s", out)
+	}
+	out, code = runCLI(t, "version")
+	if code != 0 || !strings.HasPrefix(out, "hostmcp ") {
+		t.Errorf("version: %q exit %d", out, code)
+	}
+	out, code = runCLI(t, e.args("triage")...)
+	if code != 0 || !strings.Contains(out, "CPU") || !strings.Contains(out, "Memory") {
+		t.Errorf("triage: exit %d\n%s", code, out)
+	}
+}
+
+func TestCLIRejectsUnknownConfigKey(t *testing.T) {
+	e := newEnv(t, "[limits]\nouput_cap_bytes = 5\n")
+	cmd := exec.Command(binary, e.args("tools")...)
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "ouput_cap_bytes") || !strings.Contains(string(out), ":2") {
+		t.Errorf("unknown key must fail naming key and line, got %v:\n%s", err, out)
+	}
+}

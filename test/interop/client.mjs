@@ -1,0 +1,241 @@
+// client.mjs drives hostmcp with the official TypeScript MCP SDK client, so
+// the server is checked against a second, independent implementation of the
+// protocol and not only against the go-sdk it is built on.
+//
+// Usage:
+//   node client.mjs stdio <binary> <args...>
+//   node client.mjs http <url> <token>
+//
+// It prints one JSON summary line on stdout and exits 0 when every check
+// passed; otherwise the summary has ok=false and a list of failures, each
+// failure is also written to stderr, and the exit code is 1.
+//
+// The SDK validates structuredContent against outputSchema itself; the
+// checks here repeat that with Ajv on purpose, so a change in the SDK's
+// validation (or its silent skipping) cannot hide a schema mismatch.
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import Ajv2020Module from "ajv/dist/2020.js";
+import Ajv07Module from "ajv";
+import addFormatsModule from "ajv-formats";
+
+const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
+const Ajv07 = Ajv07Module.default ?? Ajv07Module;
+const addFormats = addFormatsModule.default ?? addFormatsModule;
+
+const ANNOTATIONS = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
+const CALLS = ["perf_info", "sys_snapshot"];
+const REQUEST_TIMEOUT_MS = Number(process.env.HOSTMCP_INTEROP_REQUEST_TIMEOUT_MS || 60000);
+const TOTAL_TIMEOUT_MS = Number(process.env.HOSTMCP_INTEROP_TIMEOUT_MS || 120000);
+
+const summary = { ok: false, transport: "", failures: [] };
+
+function fail(msg) {
+  summary.failures.push(msg);
+  process.stderr.write(`interop: FAIL: ${msg}\n`);
+}
+
+function finish(code) {
+  summary.ok = code === 0 && summary.failures.length === 0;
+  process.stdout.write(JSON.stringify(summary) + "\n");
+  process.exitCode = summary.ok ? 0 : 1;
+}
+
+// makeValidatorFactory compiles a schema with the Ajv class matching its
+// $schema: draft 2020-12 (or none) with Ajv2020, draft-07 with plain Ajv.
+// strict is off because unknown keywords are legal JSON Schema; formats are
+// checked (date-time in the envelope's timestamp, for one).
+function makeValidatorFactory() {
+  const opts = { strict: false, allErrors: true, validateFormats: true };
+  const a2020 = new Ajv2020(opts);
+  const a07 = new Ajv07(opts);
+  addFormats(a2020);
+  addFormats(a07);
+  return (schema) => {
+    const s = String(schema?.$schema ?? "");
+    const ajv = s.includes("draft-07") || s.includes("draft-06") ? a07 : a2020;
+    const v = ajv.compile(schema);
+    return (value) => (v(value) ? null : ajv.errorsText(v.errors, { separator: "; " }));
+  };
+}
+
+function parseArgs(argv) {
+  const [kind, ...rest] = argv;
+  if (kind === "stdio" && rest.length >= 1) {
+    return { kind, command: rest[0], args: rest.slice(1) };
+  }
+  if (kind === "http" && rest.length === 2) {
+    return { kind, url: rest[0], token: rest[1] };
+  }
+  throw new Error("usage: node client.mjs stdio <binary> <args...> | http <url> <token>");
+}
+
+function makeTransport(t) {
+  if (t.kind === "stdio") {
+    return new StdioClientTransport({
+      command: t.command,
+      args: t.args,
+      env: { ...getDefaultEnvironment(), ...pick(process.env, ["TMPDIR", "HOSTMCP_REQUIRE_PRIVILEGED"]) },
+      stderr: "inherit",
+    });
+  }
+  return new StreamableHTTPClientTransport(new URL(t.url), {
+    requestInit: { headers: { Authorization: `Bearer ${t.token}` } },
+  });
+}
+
+function pick(obj, keys) {
+  const out = {};
+  for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k];
+  return out;
+}
+
+async function listAll(fn, key) {
+  const items = [];
+  let cursor;
+  for (let page = 0; page < 100; page++) {
+    const res = await fn(cursor ? { cursor } : undefined, { timeout: REQUEST_TIMEOUT_MS });
+    items.push(...(res[key] ?? []));
+    cursor = res.nextCursor;
+    if (!cursor) return items;
+  }
+  throw new Error(`${key}: more than 100 pages`);
+}
+
+function checkAnnotations(tool) {
+  const a = tool.annotations;
+  if (!a) {
+    fail(`${tool.name}: no annotations`);
+    return;
+  }
+  for (const k of ANNOTATIONS) {
+    if (!(k in a)) fail(`${tool.name}: annotation ${k} missing`);
+  }
+  if ("title" in a && (typeof a.title !== "string" || a.title === "")) fail(`${tool.name}: annotation title is empty`);
+  for (const k of ANNOTATIONS.slice(1)) {
+    if (k in a && typeof a[k] !== "boolean") fail(`${tool.name}: annotation ${k} is ${JSON.stringify(a[k])}, not a boolean`);
+  }
+}
+
+// describe renders an error for the report; the SDK's HTTP errors carry the
+// status code apart from an often empty message.
+function describe(e) {
+  const msg = e?.message ?? String(e);
+  return e?.code !== undefined ? `${msg} (code ${e.code})` : msg;
+}
+
+function sameJSON(a, b) {
+  try {
+    return JSON.stringify(JSON.parse(a)) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
+}
+
+async function callAndValidate(client, tool, validate) {
+  const res = await client.callTool({ name: tool.name, arguments: {} }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+  const sc = res.structuredContent;
+  const out = { success: false, is_error: Boolean(res.isError), validated: false };
+  if (!sc || typeof sc !== "object") {
+    fail(`${tool.name}: no structuredContent`);
+    return out;
+  }
+  out.success = sc.success === true;
+  if (typeof sc.success !== "boolean") fail(`${tool.name}: envelope success is not a boolean`);
+  if (sc.tool !== tool.name) fail(`${tool.name}: envelope tool is ${JSON.stringify(sc.tool)}`);
+  if (out.is_error === out.success) fail(`${tool.name}: isError=${out.is_error} but success=${out.success}`);
+  if (!out.success) fail(`${tool.name}: failed: ${JSON.stringify(sc.error)}`);
+  if (validate) {
+    const err = validate(sc);
+    if (err) fail(`${tool.name}: structuredContent does not match outputSchema: ${err}`);
+    else out.validated = true;
+  }
+  const text = (res.content ?? []).find((c) => c.type === "text");
+  if (!text || !sameJSON(text.text, sc)) fail(`${tool.name}: text content is not the envelope JSON`);
+  return out;
+}
+
+async function run(t) {
+  summary.transport = t.kind;
+  const client = new Client({ name: "hostmcp-interop", version: "1.0.0" });
+  const transport = makeTransport(t);
+  await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
+  try {
+    const server = client.getServerVersion();
+    const caps = client.getServerCapabilities() ?? {};
+    summary.server = server ?? null;
+    summary.protocol_version = transport.protocolVersion ?? null;
+    summary.capabilities = Object.keys(caps).sort();
+    if (!server?.name) fail("initialize: no serverInfo.name");
+    for (const c of ["tools", "prompts", "resources"]) {
+      if (!caps[c]) fail(`initialize: capability ${c} not advertised`);
+    }
+
+    const tools = await listAll((p, o) => client.listTools(p, o), "tools");
+    summary.tools = tools.length;
+    if (tools.length === 0) fail("tools/list: no tools");
+    const compile = makeValidatorFactory();
+    const validators = new Map();
+    for (const tool of tools) {
+      checkAnnotations(tool);
+      if (!tool.outputSchema) {
+        fail(`${tool.name}: no outputSchema`);
+        continue;
+      }
+      try {
+        validators.set(tool.name, compile(tool.outputSchema));
+        compile(tool.inputSchema);
+      } catch (e) {
+        fail(`${tool.name}: schema does not compile: ${e.message}`);
+      }
+    }
+    summary.annotated = tools.filter((tl) => ANNOTATIONS.every((k) => k in (tl.annotations ?? {}))).length;
+
+    summary.calls = {};
+    for (const name of CALLS) {
+      const tool = tools.find((tl) => tl.name === name);
+      if (!tool) {
+        fail(`tools/list lacks ${name}`);
+        continue;
+      }
+      try {
+        summary.calls[name] = await callAndValidate(client, tool, validators.get(name));
+      } catch (e) {
+        // The SDK's own outputSchema check throws here; record it and go on
+        // so one bad tool does not hide the rest of the report.
+        fail(`${name}: tools/call: ${describe(e)}`);
+      }
+    }
+
+    const prompts = await listAll((p, o) => client.listPrompts(p, o), "prompts");
+    summary.prompts = prompts.map((p) => p.name).sort();
+    if (prompts.length === 0) fail("prompts/list: no prompts");
+
+    const templates = await listAll((p, o) => client.listResourceTemplates(p, o), "resourceTemplates");
+    summary.resource_templates = templates.map((r) => r.uriTemplate).sort();
+    if (templates.length === 0) fail("resources/templates/list: no templates");
+  } finally {
+    await client.close();
+  }
+}
+
+const watchdog = setTimeout(() => {
+  fail(`timed out after ${TOTAL_TIMEOUT_MS} ms`);
+  finish(1);
+  process.exit(1);
+}, TOTAL_TIMEOUT_MS);
+watchdog.unref();
+
+try {
+  await run(parseArgs(process.argv.slice(2)));
+  finish(0);
+} catch (e) {
+  fail(describe(e));
+  finish(1);
+}
+clearTimeout(watchdog);
+// Exit explicitly: a transport left half-open after a failure must not keep
+// the process, and so the Go test, waiting.
+process.exit(process.exitCode);

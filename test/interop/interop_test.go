@@ -1,0 +1,296 @@
+// Package interop checks hostmcp against the official TypeScript MCP SDK
+// client (client.mjs, pinned in package.json), over stdio and streamable
+// HTTP. The e2e tests use the go-sdk the server is built on; a second,
+// independent client catches what two halves of one SDK would agree on
+// wrongly: schema dialects, annotations, transport headers.
+package interop
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// summary is the one JSON line client.mjs prints.
+type summary struct {
+	OK        bool     `json:"ok"`
+	Transport string   `json:"transport"`
+	Failures  []string `json:"failures"`
+	Server    *struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"server"`
+	Capabilities []string `json:"capabilities"`
+	Tools        int      `json:"tools"`
+	Annotated    int      `json:"annotated"`
+	Calls        map[string]struct {
+		Success   bool `json:"success"`
+		IsError   bool `json:"is_error"`
+		Validated bool `json:"validated"`
+	} `json:"calls"`
+	Prompts           []string `json:"prompts"`
+	ResourceTemplates []string `json:"resource_templates"`
+}
+
+func TestTypeScriptClient(t *testing.T) {
+	node := requireBinary(t, "node")
+	npm := requireBinary(t, "npm")
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+
+	dir, err := os.Getwd() // go test runs in the package directory: test/interop
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := buildServer(t, ctx)
+	installModules(t, ctx, npm, dir)
+
+	for _, tc := range []struct {
+		name string
+		args func(t *testing.T) []string
+	}{
+		{"stdio", func(t *testing.T) []string {
+			return append([]string{"stdio", bin, "serve"}, serverFlags(t)...)
+		}},
+		{"http", func(t *testing.T) []string {
+			url, token := startHTTP(t, ctx, bin)
+			return []string{"http", url, token}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runClient(t, ctx, node, dir, tc.args(t))
+			checkSummary(t, got, tc.name)
+		})
+	}
+}
+
+// checkSummary asserts what the client saw, beyond its own ok flag, so a
+// client that stopped checking something still fails here.
+func checkSummary(t *testing.T, got summary, transport string) {
+	t.Helper()
+	if !got.OK || len(got.Failures) > 0 {
+		t.Errorf("client reported failures:\n  %s", strings.Join(got.Failures, "\n  "))
+	}
+	if got.Transport != transport {
+		t.Errorf("transport = %q, want %q", got.Transport, transport)
+	}
+	if got.Server == nil || got.Server.Name == "" {
+		t.Errorf("serverInfo = %+v, want a name", got.Server)
+	}
+	for _, c := range []string{"prompts", "resources", "tools"} {
+		if !slices.Contains(got.Capabilities, c) {
+			t.Errorf("capabilities %v lack %q", got.Capabilities, c)
+		}
+	}
+	if got.Tools == 0 || got.Annotated != got.Tools {
+		t.Errorf("%d of %d tools carry all five annotations, want all", got.Annotated, got.Tools)
+	}
+	for _, name := range []string{"perf_info", "sys_snapshot"} {
+		c, ok := got.Calls[name]
+		if !ok || !c.Success || c.IsError || !c.Validated {
+			t.Errorf("%s: got %+v (present %v), want success, no isError, validated against outputSchema", name, c, ok)
+		}
+	}
+	if len(got.Prompts) == 0 {
+		t.Error("prompts/list returned no prompts")
+	}
+	if !slices.Contains(got.ResourceTemplates, "hostmcp://handle/{id}") {
+		t.Errorf("resource templates %v lack hostmcp://handle/{id}", got.ResourceTemplates)
+	}
+}
+
+// requireBinary finds a tool on PATH; without it the test skips, unless
+// HOSTMCP_REQUIRE_PRIVILEGED=1 (CI), where a missing tool is a failure.
+func requireBinary(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p
+	}
+	if os.Getenv("HOSTMCP_REQUIRE_PRIVILEGED") == "1" {
+		t.Fatalf("%s not found and HOSTMCP_REQUIRE_PRIVILEGED=1: run scripts/deps.sh", name)
+	}
+	t.Skipf("%s not found: %v", name, err)
+	return ""
+}
+
+// buildServer builds ./cmd/hostmcp from the module root into a temp dir.
+func buildServer(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	gomod, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatalf("go env GOMOD: %v", err)
+	}
+	root := filepath.Dir(strings.TrimSpace(string(gomod)))
+	bin := filepath.Join(t.TempDir(), "hostmcp")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/hostmcp")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/hostmcp: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// installModules runs npm ci when node_modules is missing; the lock file
+// pins every package, so the client is the same on every machine.
+func installModules(t *testing.T, ctx context.Context, npm, dir string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err == nil {
+		return
+	}
+	cmd := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+	}
+}
+
+// serverFlags gives the server a private state directory and root.
+func serverFlags(t *testing.T) []string {
+	return []string{"--state-dir", t.TempDir(), "--root", t.TempDir()}
+}
+
+// runClient runs client.mjs and parses its summary line.
+func runClient(t *testing.T, ctx context.Context, node, dir string, args []string) summary {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, append([]string{"client.mjs"}, args...)...)
+	cmd.Dir = dir
+	// A stdio server is node's child; if node is killed it must not keep
+	// our pipes, and so Wait, open.
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	if stderr.Len() > 0 {
+		t.Logf("client stderr:\n%s", stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var got summary
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil {
+		t.Fatalf("client (exit: %v) printed no summary: %v\nstdout:\n%s", runErr, err, stdout.String())
+	}
+	if runErr != nil {
+		t.Errorf("client: %v", runErr)
+	}
+	return got
+}
+
+// startHTTP starts `hostmcp serve --http` on a free loopback port with a
+// fresh token, waits for /healthz, and stops that process (by its pid) when
+// the test ends.
+func startHTTP(t *testing.T, ctx context.Context, bin string) (url, token string) {
+	t.Helper()
+	addr := freeAddr(t)
+	token = randomToken(t)
+	cmd := exec.Command(bin, append([]string{"serve", "--http", addr}, serverFlags(t)...)...)
+	cmd.Env = append(os.Environ(), "HOSTMCP_TOKEN="+token)
+	logs := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting hostmcp serve --http: %v", err)
+	}
+	// exited is closed once the process is reaped, so both the health wait
+	// and the cleanup can watch it.
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		if t.Failed() {
+			t.Logf("server output:\n%s", logs.String())
+		}
+	})
+	base := "http://" + addr
+	if err := waitHealthy(ctx, base+"/healthz", exited, cmd); err != nil {
+		t.Fatalf("%v\nserver output:\n%s", err, logs.String())
+	}
+	return base + "/mcp", token
+}
+
+// waitHealthy polls url until it answers 200, the server exits, or 30s pass.
+func waitHealthy(ctx context.Context, url string, exited <-chan struct{}, cmd *exec.Cmd) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	client := &http.Client{Timeout: time.Second}
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		if resp, err := client.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-exited:
+			return fmt.Errorf("server exited (%v) before %s answered", cmd.ProcessState, url)
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s: %w", url, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// freeAddr finds a free loopback port by listening on :0 and closing.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func randomToken(t *testing.T) string {
+	t.Helper()
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+// lockedBuffer collects the server's output while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
