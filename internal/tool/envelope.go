@@ -32,8 +32,42 @@ func envelopeSchema(data *jsonschema.Schema) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inferring envelope schema: %w", err)
 	}
+	// The envelope repeats in every tool's outputSchema, and tools/list is
+	// paid for in tokens on every session: its fields are documented once, in
+	// docs/tools.md, and served without descriptions.
+	stripDescriptions(s)
 	d := *data
 	d.Description = "the tool's result; absent on error or when truncated"
+	loosen(&d)
 	s.Properties["data"] = &d
 	return s, nil
+}
+
+// loosen drops "required" and "additionalProperties: false" from an output
+// data schema: they tell a model nothing about the fields yet make up a
+// third of the bytes, and a client validating against the looser schema
+// still checks every field's type.
+func loosen(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	s.Required = nil
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Not != nil {
+		s.AdditionalProperties = nil
+	}
+	for _, p := range s.Properties {
+		loosen(p)
+	}
+	loosen(s.Items)
+}
+
+func stripDescriptions(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	s.Description = ""
+	for _, p := range s.Properties {
+		stripDescriptions(p)
+	}
+	stripDescriptions(s.Items)
 }
