@@ -5,6 +5,7 @@ package bench
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,6 +21,10 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if flag.Lookup("test.bench").Value.String() == "" {
+		os.Exit(m.Run()) // no benchmark asked for: do not pay for a build
+	}
 	dir, err := os.MkdirTemp("", "hostmcp-bench-")
 	if err != nil {
 		panic(err)

@@ -36,7 +36,7 @@ func TestSummarizeArgs(t *testing.T) {
 }
 
 func TestSummaryIsBounded(t *testing.T) {
-	args := `{"a":"` + strings.Repeat("é", 500) + `","b":"` + strings.Repeat("x", 500) + `","c":1,"d":2,"e":3,"f":4,"g":5}`
+	args := `{"a":"` + strings.Repeat("é", 500) + `","b":"` + strings.Repeat("x", 500) + `","c":"` + strings.Repeat("y", 500) + `","d":"` + strings.Repeat("z", 500) + `"}`
 	got := summarizeArgs([]byte(args))
 	if len(got) > summaryMax {
 		t.Errorf("summary is %d bytes, over %d", len(got), summaryMax)

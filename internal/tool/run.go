@@ -139,9 +139,16 @@ func (r *Runner) invoke(ctx context.Context, inv Invocation, call *Call, timeout
 			a = answer{err: ctx.Err()}
 		}
 	}
-	if a.err != nil && ctx.Err() == context.DeadlineExceeded {
-		return nil, Wrap(Timeout, a.err, "%s did not finish within %s", inv.Def.Spec.Name, timeout).
-			WithSuggestion("Call again with a shorter duration or narrower scope; the operator can raise [tools.%s] timeout.", inv.Def.Spec.Name)
+	// However a handler wrapped it, an error after the deadline or a
+	// cancellation is reported as such: the agent's next step depends on it.
+	if a.err != nil {
+		switch ctx.Err() {
+		case context.DeadlineExceeded:
+			return nil, Wrap(Timeout, a.err, "%s did not finish within %s", inv.Def.Spec.Name, timeout).
+				WithSuggestion("Call again with a shorter duration or narrower scope; the operator can raise [tools.%s] timeout.", inv.Def.Spec.Name)
+		case context.Canceled:
+			return nil, Wrap(Cancelled, a.err, "%s was cancelled", inv.Def.Spec.Name)
+		}
 	}
 	return a.data, a.err
 }
