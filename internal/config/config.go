@@ -51,6 +51,10 @@ type Limits struct {
 type ToolConf struct {
 	Timeout        Duration `toml:"timeout"`
 	OutputCapBytes int      `toml:"output_cap_bytes"`
+	// Enabled serves (true) or withholds (false) one tool whatever its
+	// toolset says; unset follows the tool's own default, which is off for
+	// sensitive tools such as sys_logs.
+	Enabled *bool `toml:"enabled"`
 }
 
 // StoreConf sizes the state database.

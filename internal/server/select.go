@@ -43,6 +43,9 @@ func selectTools(cfg *config.Config, sets []tool.Toolset) ([]tool.Toolset, error
 			if cfg.Toolsets.ReadOnly && d.Spec.Kind != tool.ReadOnly {
 				continue
 			}
+			if !toolEnabled(cfg, d.Spec) {
+				continue
+			}
 			if seen[d.Spec.Name] {
 				return nil, fmt.Errorf("tool %q is defined twice", d.Spec.Name)
 			}
@@ -63,4 +66,12 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// toolEnabled applies [tools.<name>] enabled over the tool's own default.
+func toolEnabled(cfg *config.Config, spec tool.Spec) bool {
+	if tc, ok := cfg.Tools[spec.Name]; ok && tc.Enabled != nil {
+		return *tc.Enabled
+	}
+	return !spec.OffByDefault
 }

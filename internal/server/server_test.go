@@ -34,10 +34,12 @@ func fakeSet(name string, def bool, kinds ...tool.Kind) tool.Toolset {
 }
 
 func sets() []tool.Toolset {
+	logs := fakeSet("logs", false, tool.ReadOnly, tool.ReadOnly)
+	logs.Tools[1].Spec.OffByDefault = true
 	return []tool.Toolset{
 		fakeSet("core", true, tool.ReadOnly),
 		fakeSet("files", true, tool.ReadOnly, tool.Mutating, tool.Destructive),
-		fakeSet("logs", false, tool.ReadOnly),
+		logs,
 	}
 }
 
@@ -68,6 +70,7 @@ func newServer(t *testing.T, mutate func(*config.Config)) *Server {
 }
 
 func TestToolSelection(t *testing.T) {
+	yes, no := true, false
 	tests := []struct {
 		name   string
 		mutate func(*config.Config)
@@ -76,6 +79,12 @@ func TestToolSelection(t *testing.T) {
 		{"defaults", nil, []string{"core_a", "files_a", "files_b", "files_c"}},
 		{"named toolsets keep core", func(c *config.Config) { c.Toolsets.Enabled = []string{"logs"} }, []string{"core_a", "logs_a"}},
 		{"read-only", func(c *config.Config) { c.Toolsets.ReadOnly = true }, []string{"core_a", "files_a"}},
+		{"one tool withheld", func(c *config.Config) { c.Tools = map[string]config.ToolConf{"files_c": {Enabled: &no}} }, []string{"core_a", "files_a", "files_b"}},
+		{"off by default stays off", func(c *config.Config) { c.Toolsets.Enabled = []string{"files", "logs"} }, []string{"core_a", "files_a", "files_b", "files_c", "logs_a"}},
+		{"off by default enabled", func(c *config.Config) {
+			c.Toolsets.Enabled = []string{"logs"}
+			c.Tools = map[string]config.ToolConf{"logs_b": {Enabled: &yes}}
+		}, []string{"core_a", "logs_a", "logs_b"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -28,6 +28,9 @@ type Spec struct {
 	// OutputCap overrides the configured default output cap in bytes, for
 	// tools whose answer is legitimately large (profiles).
 	OutputCap int
+	// OffByDefault withholds a sensitive tool (sys_logs) unless the operator
+	// enables it with [tools.<name>] enabled = true.
+	OffByDefault bool
 }
 
 // Handler is a typed tool handler. It returns a *Error for failures the agent
