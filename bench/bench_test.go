@@ -64,31 +64,24 @@ func callTool(b *testing.B, cs *mcp.ClientSession, name string, args any) {
 // included (target: p50 at most 150 ms).
 func BenchmarkSysSnapshotStdio(b *testing.B) {
 	cs, _ := connect(b)
-	b.ResetTimer()
-	for b.Loop() {
-		callTool(b, cs, "sys_snapshot", map[string]any{})
-	}
+	loopLatency(b, func() { callTool(b, cs, "sys_snapshot", map[string]any{}) })
 }
 
 // BenchmarkPingStdio is the baseline: one round trip with no work, so the
 // transport's share of the above is visible.
 func BenchmarkPingStdio(b *testing.B) {
 	cs, _ := connect(b)
-	b.ResetTimer()
-	for b.Loop() {
+	loopLatency(b, func() {
 		if err := cs.Ping(context.Background(), nil); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 // BenchmarkPerfInfoStdio is perf_info end to end.
 func BenchmarkPerfInfoStdio(b *testing.B) {
 	cs, _ := connect(b)
-	b.ResetTimer()
-	for b.Loop() {
-		callTool(b, cs, "perf_info", map[string]any{})
-	}
+	loopLatency(b, func() { callTool(b, cs, "perf_info", map[string]any{}) })
 }
 
 // BenchmarkStartToInitialize is the time from exec to the initialize answer.
