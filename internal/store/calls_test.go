@@ -169,11 +169,13 @@ func TestCallStats(t *testing.T) {
 		want  []ToolStats
 	}{
 		{"all", time.Time{}, []ToolStats{
-			{Tool: "a_tool", Calls: 1, P50: time.Second, P95: time.Second, Max: time.Second},
-			{Tool: "fs_read", Calls: 20, Errors: 2, P50: 10 * time.Millisecond, P95: 19 * time.Millisecond, Max: 20 * time.Millisecond, BytesOut: 200},
+			{Tool: "a_tool", Calls: 1, P50: time.Second, P95: time.Second, P99: time.Second, Max: time.Second},
+			{Tool: "fs_read", Calls: 20, Errors: 2, P50: 10 * time.Millisecond, P95: 19 * time.Millisecond, P99: 20 * time.Millisecond, Max: 20 * time.Millisecond, BytesOut: 200,
+				ErrorsByCode: map[string]int64{"NOT_FOUND": 2}},
 		}},
 		{"since", start.Add(11 * time.Second), []ToolStats{
-			{Tool: "fs_read", Calls: 10, Errors: 1, P50: 5 * time.Millisecond, P95: 10 * time.Millisecond, Max: 10 * time.Millisecond, BytesOut: 100},
+			{Tool: "fs_read", Calls: 10, Errors: 1, P50: 5 * time.Millisecond, P95: 10 * time.Millisecond, P99: 10 * time.Millisecond, Max: 10 * time.Millisecond, BytesOut: 100,
+				ErrorsByCode: map[string]int64{"NOT_FOUND": 1}},
 		}},
 		{"nothing", start.Add(time.Hour), nil},
 	}

@@ -45,6 +45,22 @@ var migrations = []string{
 	);
 	CREATE INDEX calls_time ON calls(time);
 	CREATE INDEX calls_tool_time ON calls(tool, time);`,
+	// Version 2: artifacts (profiles, flame graphs). The bytes live in files
+	// under <state_dir>/artifacts, named by id; the row is the index, and the
+	// sweeper removes both.
+	`CREATE TABLE artifacts (
+		id       TEXT PRIMARY KEY,
+		run_id   TEXT NOT NULL,
+		tool     TEXT NOT NULL,
+		type     TEXT NOT NULL,
+		mime     TEXT NOT NULL,
+		filename TEXT NOT NULL,
+		size     INTEGER NOT NULL,
+		created  INTEGER NOT NULL,
+		expires  INTEGER NOT NULL
+	);
+	CREATE INDEX artifacts_run ON artifacts(run_id);
+	CREATE INDEX artifacts_expires ON artifacts(expires);`,
 }
 
 // migrate brings the schema to the newest version inside one transaction,
