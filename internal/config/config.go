@@ -21,6 +21,8 @@ type Config struct {
 	HTTP     HTTPConf            `toml:"http"`
 	Exec     ExecConf            `toml:"exec"`
 	Stdio    StdioConf           `toml:"stdio"`
+	Repl     ReplConf            `toml:"repl"`
+	Process  ProcessConf         `toml:"process"`
 }
 
 // Root is a directory file tools may work in. After Load its Path is
@@ -106,7 +108,9 @@ func Default(cwd string, uid int, env func(string) string) *Config {
 			MaxBodyBytes:   4 << 20,
 			MaxHeaderBytes: 64 << 10,
 		},
-		Stdio: StdioConf{MaxMessageBytes: 4 << 20},
+		Stdio:   StdioConf{MaxMessageBytes: 4 << 20},
+		Repl:    DefaultRepl(),
+		Process: DefaultProcess(),
 	}
 }
 

@@ -30,6 +30,8 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.validateLimits()...)
 	errs = append(errs, c.validateStore()...)
 	errs = append(errs, c.validateHTTP()...)
+	errs = append(errs, c.validateRepl()...)
+	errs = append(errs, c.validateProcess()...)
 	for i, p := range c.Exec.ExtraPath {
 		if !filepath.IsAbs(p) {
 			bad("exec.extra_path[%d] %q: must be an absolute directory", i, p)
