@@ -1,0 +1,127 @@
+package fsroot
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// kindName names a non-regular file type for messages.
+func kindName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "not a regular file"
+}
+
+func notRegular(given string, m fs.FileMode) *tool.Error {
+	if m.IsDir() {
+		return tool.Errorf(tool.IsDirectory, "%q is a directory", given).
+			WithSuggestion("Pass a file path; list a directory with fs_list.")
+	}
+	return tool.Errorf(tool.NotAFile, "%q is %s; only regular files can be read or written", given, kindName(m))
+}
+
+// OpenRegular opens a regular file for reading. The type is checked with a
+// stat through the root before anything is opened, so a FIFO, socket or
+// device is refused without an open that could block or have side effects
+// (a watchdog device, a tape rewind); the open itself is non-blocking and
+// its result is checked again against the stat, so a file swapped in
+// between is refused too.
+func (l Loc) OpenRegular() (*os.File, fs.FileInfo, error) {
+	st, err := l.Root.r.Stat(l.Rel)
+	if err != nil {
+		return nil, nil, pathError("reading", l.Given, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, nil, notRegular(l.Given, st.Mode())
+	}
+	f, err := l.Root.r.OpenFile(l.Rel, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, nil, pathError("reading", l.Given, err)
+	}
+	got, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, pathError("reading", l.Given, err)
+	}
+	if !got.Mode().IsRegular() || !os.SameFile(st, got) {
+		f.Close()
+		return nil, nil, notRegular(l.Given, got.Mode())
+	}
+	return f, got, nil
+}
+
+// Lstat describes the entry itself, a symbolic link as a link.
+func (l Loc) Lstat() (fs.FileInfo, error) {
+	st, err := l.Root.r.Lstat(l.Rel)
+	if err != nil {
+		return nil, pathError("inspecting", l.Given, err)
+	}
+	return st, nil
+}
+
+// Stat describes what the path leads to, following links inside the root.
+func (l Loc) Stat() (fs.FileInfo, error) {
+	st, err := l.Root.r.Stat(l.Rel)
+	if err != nil {
+		return nil, pathError("inspecting", l.Given, err)
+	}
+	return st, nil
+}
+
+// OpenDir opens a directory for listing.
+func (l Loc) OpenDir() (*os.File, error) {
+	st, err := l.Root.r.Stat(l.Rel)
+	if err != nil {
+		return nil, pathError("listing", l.Given, err)
+	}
+	if !st.IsDir() {
+		return nil, tool.Errorf(tool.NotADirectory, "%q is not a directory", l.Given).
+			WithSuggestion("Pass a directory; read a file with fs_read.")
+	}
+	f, err := l.Root.r.Open(l.Rel)
+	if err != nil {
+		return nil, pathError("listing", l.Given, err)
+	}
+	return f, nil
+}
+
+// Readlink returns a symbolic link's target only when following it stays
+// inside the root; otherwise it returns "" so no outside path is named.
+func (l Loc) Readlink() string {
+	if _, err := l.Root.r.Stat(l.Rel); err != nil {
+		return ""
+	}
+	t, err := l.Root.r.Readlink(l.Rel)
+	if err != nil {
+		return ""
+	}
+	return t
+}
+
+// Child is the location of name inside the directory l.
+func (l Loc) Child(name string) Loc {
+	rel := name
+	if l.Rel != "." {
+		rel = l.Rel + "/" + name
+	}
+	given := l.Given + "/" + name
+	if l.Given == "/" {
+		given = "/" + name
+	}
+	return Loc{Root: l.Root, Rel: rel, Given: given}
+}

@@ -1,0 +1,218 @@
+package files
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// walkCap bounds the entries a listing (or a dry run) collects for its
+// handle; the walk stops there and says so.
+const walkCap = 100_000
+
+type listIn struct {
+	Path          string `json:"path,omitempty" jsonschema:"directory to list; absolute, or relative to the first root; default the first root"`
+	Depth         *int   `json:"depth,omitempty" jsonschema:"levels below path to descend: 0 lists only its own entries; default 2, max 10"`
+	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"include names starting with a dot; default false"`
+	FileGlob      string `json:"file_glob,omitempty" jsonschema:"keep only files whose name (or path relative to path, when the glob has a /) matches, e.g. *.go; directories are always shown"`
+	MaxEntries    int    `json:"max_entries,omitempty" jsonschema:"entries to return, 1 to 5000; default 500; the full list goes to a handle"`
+}
+
+// entry is one listed file system object.
+type entry struct {
+	Path       string `json:"path" jsonschema:"relative to the listed directory"`
+	Type       string `json:"type" jsonschema:"file, dir, symlink, fifo, socket, device or other"`
+	SizeBytes  int64  `json:"size_bytes,omitempty"`
+	MtimeISO   string `json:"mtime_iso,omitempty"`
+	LinkTarget string `json:"link_target,omitempty" jsonschema:"a symlink's target, shown only when it stays inside the root"`
+}
+
+type listOut struct {
+	Dir          string  `json:"dir" jsonschema:"absolute path listed"`
+	Entries      []entry `json:"entries"`
+	TotalEntries int     `json:"total_entries" jsonschema:"entries found (a lower bound when complete is false)"`
+	Truncated    bool    `json:"truncated"`
+	Complete     bool    `json:"complete" jsonschema:"false when the walk stopped at 100000 entries"`
+	Handle       string  `json:"handle,omitempty" jsonschema:"every entry found, one JSON object per line, for handle_read"`
+}
+
+func (s *Set) list() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "fs_list",
+		Kind:        tool.ReadOnly,
+		Title:       "List a directory tree",
+		Description: "List entries under a directory inside the allowed roots, to a depth, with type, size and mtime; symlinks are shown, never followed.",
+	}, s.handleList).WithRange("depth", 0, 10).WithRange("max_entries", 0, 5000)
+}
+
+func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listOut, error) {
+	depth := 2
+	if in.Depth != nil {
+		depth = *in.Depth
+	}
+	if in.MaxEntries == 0 {
+		in.MaxEntries = 500
+	}
+	if in.FileGlob != "" {
+		if _, err := path.Match(in.FileGlob, ""); err != nil {
+			return listOut{}, tool.Errorf(tool.InvalidArgument, "file_glob %q is not a valid glob: %v", in.FileGlob, err)
+		}
+	}
+	if in.Path == "" {
+		in.Path = "."
+	}
+	loc, err := s.roots.Resolve(in.Path)
+	if err != nil {
+		return listOut{}, err
+	}
+	d, err := loc.OpenDir()
+	if err != nil {
+		return listOut{}, err
+	}
+	d.Close()
+	var all []entry
+	complete := true
+	skipped := 0
+	err = walk(ctx, loc, depth, func(rel string, de fs.DirEntry) error {
+		if !in.IncludeHidden && strings.HasPrefix(de.Name(), ".") {
+			if de.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if in.FileGlob != "" && !de.IsDir() && !globMatch(in.FileGlob, rel, de.Name()) {
+			return nil
+		}
+		if len(all) == walkCap {
+			complete = false
+			return fs.SkipAll
+		}
+		all = append(all, describe(loc, rel, de))
+		return nil
+	}, &skipped)
+	if err != nil {
+		return listOut{}, err
+	}
+	if skipped > 0 {
+		call.Warn("%d directories could not be read (permission denied or removed during the walk)", skipped)
+	}
+	out := listOut{Dir: loc.Abs(), Entries: all, TotalEntries: len(all), Complete: complete}
+	if !complete {
+		call.Warn("the walk stopped at %d entries; list a subdirectory or lower depth", walkCap)
+	}
+	if len(all) > in.MaxEntries {
+		out.Entries, out.Truncated = all[:in.MaxEntries], true
+		out.Handle = putLines(ctx, call, "fs_list", map[string]any{"kind": "fs_list", "path": loc.Abs(), "root": loc.Root.Path}, all)
+	}
+	return out, nil
+}
+
+// walk visits entries below loc to depth, in lexical order, through the
+// root: directory entries come from getdents, so a symlink is reported as a
+// symlink and never descended into.
+func walk(ctx context.Context, loc fsroot.Loc, depth int, fn func(rel string, de fs.DirEntry) error, skipped *int) error {
+	fsys := loc.Root.OS().FS()
+	return fs.WalkDir(fsys, loc.Rel, func(p string, de fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if p == loc.Rel {
+			if err != nil {
+				return err
+			}
+			return nil
+		}
+		if err != nil {
+			*skipped++
+			return nil
+		}
+		rel := strings.TrimPrefix(p, loc.Rel+"/")
+		if loc.Rel == "." {
+			rel = p
+		}
+		if err := fn(rel, de); err != nil {
+			return err
+		}
+		if de.IsDir() && strings.Count(rel, "/") >= depth {
+			return fs.SkipDir
+		}
+		return nil
+	})
+}
+
+func describe(loc fsroot.Loc, rel string, de fs.DirEntry) entry {
+	e := entry{Path: rel, Type: typeName(de.Type())}
+	if info, err := de.Info(); err == nil {
+		if de.Type().IsRegular() {
+			e.SizeBytes = info.Size()
+		}
+		e.MtimeISO = info.ModTime().UTC().Format(time.RFC3339)
+	}
+	if de.Type()&fs.ModeSymlink != 0 {
+		c := loc
+		for _, part := range strings.Split(rel, "/") {
+			c = c.Child(part)
+		}
+		e.LinkTarget = c.Readlink()
+	}
+	return e
+}
+
+func typeName(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "file"
+	case m.IsDir():
+		return "dir"
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	case m&fs.ModeNamedPipe != 0:
+		return "fifo"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "other"
+}
+
+// globMatch matches a glob against the base name, or against the relative
+// path when the glob holds a slash.
+func globMatch(glob, rel, name string) bool {
+	target := name
+	if strings.Contains(glob, "/") {
+		target = rel
+	}
+	ok, _ := path.Match(glob, target)
+	return ok
+}
+
+// putLines stores items as JSON lines in a handle; on failure it warns and
+// returns "" (the answer still holds the first items).
+func putLines[T any](ctx context.Context, call *tool.Call, typ string, meta map[string]any, items []T) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, it := range items {
+		if err := enc.Encode(it); err != nil {
+			call.Warn("encoding the full list: %v", err)
+			return ""
+		}
+	}
+	id, err := call.PutHandle(ctx, typ, meta, b.Bytes())
+	if err != nil {
+		var te *tool.Error
+		if errors.As(err, &te) {
+			call.Warn("the full list could not be kept as a handle: %s", te.Message)
+		}
+		return ""
+	}
+	return id
+}

@@ -1,0 +1,93 @@
+package files
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+type moveIn struct {
+	Source    string `json:"source" jsonschema:"file or directory to move; absolute, or relative to the first root"`
+	Target    string `json:"target" jsonschema:"new path; must not exist unless overwrite is true"`
+	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"replace an existing target of the same kind (file over file, directory over an empty directory); default false"`
+}
+
+type moveOut struct {
+	OK     bool   `json:"ok"`
+	Source string `json:"source"`
+	Target string `json:"target"`
+	Copied bool   `json:"copied,omitempty" jsonschema:"true when source and target were on different filesystems: copied, synced, then the source removed"`
+}
+
+func (s *Set) move() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "fs_move",
+		Kind:        tool.Destructive,
+		Title:       "Move or rename",
+		Description: "Move or rename a file or directory inside the allowed roots; refuses to replace an existing target unless overwrite is true.",
+	}, s.handleMove)
+}
+
+func (s *Set) handleMove(_ context.Context, _ *tool.Call, in moveIn) (moveOut, error) {
+	src, err := s.roots.Resolve(in.Source)
+	if err != nil {
+		return moveOut{}, err
+	}
+	dst, err := s.roots.Resolve(in.Target)
+	if err != nil {
+		return moveOut{}, err
+	}
+	copied, err := s.roots.Move(src, dst, in.Overwrite)
+	if err != nil {
+		return moveOut{}, err
+	}
+	return moveOut{OK: true, Source: src.Abs(), Target: dst.Abs(), Copied: copied}, nil
+}
+
+type mkdirsIn struct {
+	Path    string `json:"path" jsonschema:"directory to create with its parents; absolute, or relative to the first root"`
+	ExistOK *bool  `json:"exist_ok,omitempty" jsonschema:"accept an existing directory; default true"`
+}
+
+type mkdirsOut struct {
+	Path    string `json:"path"`
+	Created bool   `json:"created" jsonschema:"false when it already existed"`
+}
+
+func (s *Set) mkdirs() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "fs_mkdirs",
+		Kind:        tool.Mutating,
+		Idempotent:  true,
+		Title:       "Create directories",
+		Description: "Create a directory and any missing parents inside the allowed roots (mode 0755).",
+	}, s.handleMkdirs)
+}
+
+func (s *Set) handleMkdirs(_ context.Context, _ *tool.Call, in mkdirsIn) (mkdirsOut, error) {
+	loc, err := s.roots.Resolve(in.Path)
+	if err != nil {
+		return mkdirsOut{}, err
+	}
+	created, err := loc.Mkdirs(in.ExistOK == nil || *in.ExistOK)
+	if err != nil {
+		return mkdirsOut{}, err
+	}
+	return mkdirsOut{Path: loc.Abs(), Created: created}, nil
+}
+
+func octal(m fs.FileMode) string {
+	p := uint32(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		p |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		p |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		p |= 0o1000
+	}
+	return fmt.Sprintf("%04o", p)
+}

@@ -1,0 +1,153 @@
+package files
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// handleMaxBytes bounds the file content fs_read keeps as a handle; a
+// larger file is paged with offset_lines instead.
+const handleMaxBytes = 16 << 20
+
+type readIn struct {
+	Path        string `json:"path" jsonschema:"file to read; absolute, or relative to the first root"`
+	OffsetLines int    `json:"offset_lines,omitempty" jsonschema:"first line to return, 0-based; negative counts from the end (-100 is the last 100 lines, like tail); default 0"`
+	MaxLines    int    `json:"max_lines,omitempty" jsonschema:"lines to return, 1 to 2000; default 200 (fewer when the answer would pass ~192 KiB)"`
+}
+
+type readOut struct {
+	Content string   `json:"content" jsonschema:"the lines, each with its line terminator"`
+	Handle  string   `json:"handle,omitempty" jsonschema:"when truncated and the file is at most 16 MiB: its whole content, for handle_read by line"`
+	Meta    readMeta `json:"meta"`
+}
+
+type readMeta struct {
+	Path            string `json:"path" jsonschema:"absolute path read"`
+	SizeBytes       int64  `json:"size_bytes"`
+	TotalLines      int    `json:"total_lines"`
+	Estimated       bool   `json:"total_lines_estimated,omitempty" jsonschema:"true for files over 32 MiB: total_lines (and start_line of a tail) extrapolated from the lines read"`
+	StartLine       int    `json:"start_line" jsonschema:"0-based number of the first line in content"`
+	ReturnedLines   int    `json:"returned_lines"`
+	Truncated       bool   `json:"truncated" jsonschema:"true when the file has lines outside this window"`
+	NextOffsetLines int    `json:"next_offset_lines,omitempty" jsonschema:"offset_lines to read the next window, when there is one"`
+	SHA256          string `json:"sha256,omitempty" jsonschema:"of the whole file, for fs_write's expected_sha256 (files up to 16 MiB)"`
+}
+
+func (s *Set) read() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "fs_read",
+		Kind:        tool.ReadOnly,
+		Title:       "Read a text file",
+		Description: "Read a window of lines of a text file inside the allowed roots; large files come back truncated with a handle or a next offset.",
+	}, s.handleRead).WithRange("max_lines", 0, 2000)
+}
+
+func (s *Set) handleRead(_ context.Context, call *tool.Call, in readIn) (readOut, error) {
+	if in.MaxLines == 0 {
+		in.MaxLines = 200
+	}
+	if in.MaxLines < 1 || in.MaxLines > 2000 {
+		return readOut{}, tool.Errorf(tool.InvalidArgument, "max_lines must be 1 to 2000, not %d", in.MaxLines)
+	}
+	loc, err := s.roots.Resolve(in.Path)
+	if err != nil {
+		return readOut{}, err
+	}
+	f, st, err := loc.OpenRegular()
+	if err != nil {
+		return readOut{}, err
+	}
+	defer f.Close()
+	size := st.Size()
+	var ra interface {
+		io.ReaderAt
+	} = f
+	var whole []byte
+	if size <= handleMaxBytes {
+		whole = make([]byte, size)
+		if _, err := io.ReadFull(f, whole); err != nil {
+			return readOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading %q: %v", in.Path, err)
+		}
+		ra = bytes.NewReader(whole)
+	}
+	if err := checkText(ra, size, in.Path); err != nil {
+		return readOut{}, err
+	}
+	w, err := readWindow(ra, size, in.OffsetLines, in.MaxLines)
+	if err != nil {
+		return readOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading %q: %v", in.Path, err)
+	}
+	out := readOut{
+		Content: strings.Join(w.Lines, ""),
+		Meta: readMeta{
+			Path: loc.Abs(), SizeBytes: size, TotalLines: w.Total, Estimated: w.Estimated,
+			StartLine: w.Start, ReturnedLines: len(w.Lines),
+		},
+	}
+	end := w.Start + len(w.Lines)
+	out.Meta.Truncated = w.Start > 0 || end < w.Total
+	if end < w.Total {
+		out.Meta.NextOffsetLines = end
+	}
+	if whole != nil {
+		sum := sha256.Sum256(whole)
+		out.Meta.SHA256 = hex.EncodeToString(sum[:])
+		if out.Meta.Truncated {
+			id, err := call.PutHandle(context.Background(), "file_content", map[string]any{
+				"kind": "file_content", "path": loc.Abs(), "root": loc.Root.Path, "sha256": out.Meta.SHA256,
+			}, whole)
+			if err != nil {
+				call.Warn("the file could not be kept as a handle (%v); page it with offset_lines", err)
+			}
+			out.Handle = id
+		}
+	} else if out.Meta.Truncated {
+		call.Warn("the file is %d bytes, over the 16 MiB kept as a handle: page it with offset_lines (next_offset_lines)", size)
+	}
+	if w.ByteBudget {
+		call.Warn("stopped after %d lines to keep the answer under ~192 KiB; continue at offset_lines %d", len(w.Lines), end)
+	}
+	if w.CutLines > 0 {
+		call.Warn("%d lines longer than %d bytes were cut", w.CutLines, maxLineBytes)
+	}
+	if w.BadUTF8 > 0 {
+		call.Warn("%d lines held invalid UTF-8, replaced with U+FFFD", w.BadUTF8)
+	}
+	return out, nil
+}
+
+// checkText refuses a file whose first 8 KiB hold a NUL byte, naming its
+// size and detected type so the agent knows what it is.
+func checkText(ra io.ReaderAt, size int64, given string) error {
+	head := make([]byte, min(size, 8192))
+	if _, err := ra.ReadAt(head, 0); err != nil && err != io.EOF {
+		return tool.Wrap(tool.ExecutionFailed, err, "reading %q: %v", given, err)
+	}
+	if bytes.IndexByte(head, 0) < 0 {
+		return nil
+	}
+	return tool.Errorf(tool.BinaryFile, "%q is a binary file (%d bytes, %s)", given, size, detectType(head)).
+		WithSuggestion("Only text files can be read; search_files and fs_list show its metadata.")
+}
+
+// detectType names common binary formats; http.DetectContentType covers
+// images, archives and the like.
+func detectType(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte("\x7fELF")):
+		return "ELF executable or library"
+	case bytes.HasPrefix(head, []byte("SQLite format 3\x00")):
+		return "SQLite database"
+	case bytes.HasPrefix(head, []byte{0xfe, 0xff}), bytes.HasPrefix(head, []byte{0xff, 0xfe}):
+		return "UTF-16 text"
+	}
+	return fmt.Sprint(http.DetectContentType(head))
+}

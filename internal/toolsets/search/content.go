@@ -1,0 +1,242 @@
+package search
+
+import (
+	"context"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// hitCap bounds the hits one search collects (returned plus handle); the
+// search stops there, while streaming, and says it is incomplete.
+const hitCap = 10_000
+
+type contentIn struct {
+	Root           string `json:"root,omitempty" jsonschema:"directory to search; absolute, or relative to the first root; default the first root"`
+	Pattern        string `json:"pattern" jsonschema:"regular expression (Go RE2 syntax, one line at a time) or, with literal, plain text"`
+	Literal        bool   `json:"literal,omitempty" jsonschema:"treat pattern as plain text; default false"`
+	IgnoreCase     *bool  `json:"ignore_case,omitempty" jsonschema:"case-insensitive match; default true"`
+	ContextLines   *int   `json:"context_lines,omitempty" jsonschema:"lines of context before and after each hit, 0 to 10; default 3"`
+	FileGlob       string `json:"file_glob,omitempty" jsonschema:"only files matching this gitignore-style glob, e.g. *.go or src/**/*.rs; a leading ! excludes instead"`
+	MaxResults     int    `json:"max_results,omitempty" jsonschema:"hits to return, 1 to 1000; default 100; up to 10000 more go to a handle"`
+	IncludeHidden  bool   `json:"include_hidden,omitempty" jsonschema:"also search names starting with a dot; default false"`
+	IncludeIgnored bool   `json:"include_ignored,omitempty" jsonschema:"also search files excluded by .gitignore; default false"`
+	Engine         string `json:"engine,omitempty" jsonschema:"auto (default: ripgrep when installed), rg or native"`
+}
+
+type contentOut struct {
+	Hits      []Hit  `json:"hits" jsonschema:"sorted by path and line"`
+	TotalHits int    `json:"total_hits" jsonschema:"matching lines found (a lower bound when complete is false)"`
+	Truncated bool   `json:"truncated"`
+	Complete  bool   `json:"complete" jsonschema:"false when the search stopped at 10000 hits"`
+	Handle    string `json:"handle,omitempty" jsonschema:"every hit found, one JSON object per line, for handle_read"`
+	Root      string `json:"root" jsonschema:"absolute directory searched; hit paths are relative to it"`
+	Engine    string `json:"engine" jsonschema:"rg or native"`
+}
+
+func (s *Set) content() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "search_content",
+		Kind:        tool.ReadOnly,
+		Title:       "Search file contents",
+		Description: "Search text files under a directory for a regex or literal, honouring .gitignore and skipping hidden and binary files; returns hits with context lines.",
+	}, s.handleContent).WithRange("context_lines", 0, 10).WithRange("max_results", 0, 1000).WithEnum("engine", "auto", "rg", "native")
+}
+
+// searchReq is a validated search_content call.
+type searchReq struct {
+	loc   fsroot.Loc
+	opt   options
+	re    *regexp.Regexp
+	sc    *scanner
+	limit int
+}
+
+func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) (contentOut, error) {
+	eng, err := s.engine(in.Engine)
+	if err != nil {
+		return contentOut{}, err
+	}
+	req, err := s.prepare(in)
+	if err != nil {
+		return contentOut{}, err
+	}
+	var hits []Hit
+	complete := true
+	if eng == "rg" {
+		hits, complete, err = s.contentRg(ctx, req, in)
+	} else {
+		hits, complete, err = contentNative(ctx, req, call)
+	}
+	if err != nil {
+		return contentOut{}, err
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Path != hits[j].Path {
+			return hits[i].Path < hits[j].Path
+		}
+		return hits[i].Line < hits[j].Line
+	})
+	out := contentOut{Hits: hits, TotalHits: len(hits), Complete: complete, Root: req.loc.Abs(), Engine: eng}
+	if !complete {
+		call.Warn("the search stopped at %d hits; narrow it with a more specific pattern, file_glob or root", hitCap)
+	}
+	if len(hits) > req.limit {
+		out.Hits, out.Truncated = hits[:req.limit], true
+		out.Handle = putLines(ctx, call, "search_hits", map[string]any{"kind": "search_hits", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern}, hits)
+	}
+	if out.Hits == nil {
+		out.Hits = []Hit{}
+	}
+	return out, nil
+}
+
+func (s *Set) prepare(in contentIn) (*searchReq, error) {
+	if in.MaxResults == 0 {
+		in.MaxResults = 100
+	}
+	ctxLines := 3
+	if in.ContextLines != nil {
+		ctxLines = *in.ContextLines
+	}
+	if ctxLines < 0 || ctxLines > 10 || in.MaxResults < 1 || in.MaxResults > 1000 {
+		return nil, tool.Errorf(tool.InvalidArgument, "context_lines must be 0 to 10 and max_results 1 to 1000")
+	}
+	if strings.Contains(in.Pattern, "\n") || (!in.Literal && strings.Contains(in.Pattern, `\n`)) {
+		return nil, tool.Errorf(tool.InvalidArgument, "pattern must not match a line break: lines are searched one at a time")
+	}
+	expr := in.Pattern
+	if in.Literal {
+		expr = regexp.QuoteMeta(expr)
+	}
+	flags := "(?m)"
+	if in.IgnoreCase == nil || *in.IgnoreCase {
+		flags = "(?mi)"
+	}
+	re, err := regexp.Compile(flags + expr)
+	if err != nil {
+		return nil, tool.Errorf(tool.InvalidArgument, "pattern %q is not a valid regular expression: %v", in.Pattern, err).
+			WithSuggestion("Use Go RE2 syntax (no lookaround or backreferences), or pass literal: true.")
+	}
+	if _, err := compileGlob(in.FileGlob); err != nil {
+		return nil, err
+	}
+	root := in.Root
+	if root == "" {
+		root = "."
+	}
+	loc, err := s.roots.Resolve(root)
+	if err != nil {
+		return nil, err
+	}
+	d, err := loc.OpenDir()
+	if err != nil {
+		return nil, err
+	}
+	d.Close()
+	return &searchReq{
+		loc:   loc,
+		opt:   options{hidden: in.IncludeHidden, noIgnore: in.IncludeIgnored, glob: in.FileGlob},
+		re:    re,
+		sc:    &scanner{re: re, ctx: ctxLines},
+		limit: in.MaxResults,
+	}, nil
+}
+
+// contentRg lets ripgrep find candidate lines (walking, ignore files,
+// binary detection and the fast scan), then reads each candidate file
+// through the root to check the lines and build the snippets: what is
+// shown never comes from a path rg may have reached through a link swapped
+// in during its walk.
+func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn) ([]Hit, bool, error) {
+	args := append(rgBase(&req.opt), "--null", "--line-number", "--with-filename", "--no-heading", "--max-columns=1")
+	if in.Literal {
+		args = append(args, "--fixed-strings")
+	}
+	if in.IgnoreCase == nil || *in.IgnoreCase {
+		args = append(args, "--ignore-case")
+	}
+	args = append(args, "--regexp="+in.Pattern)
+	cands := map[string][]int{}
+	var order []string
+	n := 0
+	complete := true
+	_, err := runRg(ctx, s.exec, req.loc, args, func(line []byte) bool {
+		p, ln, ok := parseRgLine(line)
+		if !ok {
+			return true
+		}
+		if _, seen := cands[p]; !seen {
+			order = append(order, p)
+		}
+		cands[p] = append(cands[p], ln)
+		n++
+		if n > hitCap {
+			complete = false
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	hits := verify(ctx, req, order, cands)
+	return hits, complete && len(hits) <= hitCap, nil
+}
+
+// verify reads each candidate file through the root, in parallel, and keeps
+// the candidate lines that match there.
+func verify(ctx context.Context, req *searchReq, order []string, cands map[string][]int) []Hit {
+	var mu sync.Mutex
+	var hits []Hit
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for range max(2, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range work {
+				lines := cands[p]
+				want := make(map[int]bool, len(lines))
+				last := 0
+				for _, l := range lines {
+					want[l], last = true, max(last, l)
+				}
+				f, _, err := openFile(req.loc.Root.OS(), join(req.loc.Rel, p))
+				if err != nil {
+					continue
+				}
+				var local []Hit
+				_, _ = req.sc.stream(p, f, func(n int) bool { return want[n] }, last, func(h Hit) bool {
+					local = append(local, h)
+					return true
+				})
+				f.Close()
+				mu.Lock()
+				hits = append(hits, local...)
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, p := range order {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- p
+	}
+	close(work)
+	wg.Wait()
+	return hits
+}
+
+func join(base, rel string) string {
+	if base == "." {
+		return rel
+	}
+	return base + "/" + rel
+}

@@ -1,0 +1,165 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// fileCap bounds the paths one search_files call collects.
+const fileCap = 100_000
+
+type filesIn struct {
+	Root           string `json:"root,omitempty" jsonschema:"directory to search; absolute, or relative to the first root; default the first root"`
+	Pattern        string `json:"pattern" jsonschema:"matched against file names: a glob when it has * ? or [ (e.g. *_test.go), else a substring; case-insensitive unless case_sensitive"`
+	CaseSensitive  bool   `json:"case_sensitive,omitempty" jsonschema:"match pattern case-sensitively; default false"`
+	FileGlob       string `json:"file_glob,omitempty" jsonschema:"only paths matching this gitignore-style glob (relative to root), e.g. src/**; a leading ! excludes instead"`
+	MaxResults     int    `json:"max_results,omitempty" jsonschema:"paths to return, 1 to 2000; default 200; up to 100000 go to a handle"`
+	IncludeHidden  bool   `json:"include_hidden,omitempty" jsonschema:"also list names starting with a dot; default false"`
+	IncludeIgnored bool   `json:"include_ignored,omitempty" jsonschema:"also list files excluded by .gitignore; default false"`
+	Engine         string `json:"engine,omitempty" jsonschema:"auto (default: ripgrep when installed), rg or native"`
+}
+
+type fileHit struct {
+	Path string `json:"path" jsonschema:"relative to the search root"`
+}
+
+type filesOut struct {
+	Hits      []fileHit `json:"hits" jsonschema:"sorted by path"`
+	TotalHits int       `json:"total_hits" jsonschema:"files found (a lower bound when complete is false)"`
+	Truncated bool      `json:"truncated"`
+	Complete  bool      `json:"complete" jsonschema:"false when the search stopped at 100000 files"`
+	Handle    string    `json:"handle,omitempty" jsonschema:"every path found, one JSON object per line, for handle_read"`
+	Root      string    `json:"root" jsonschema:"absolute directory searched"`
+	Engine    string    `json:"engine"`
+}
+
+func (s *Set) files() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "search_files",
+		Kind:        tool.ReadOnly,
+		Title:       "Find files by name",
+		Description: "Find regular files under a directory whose name matches a glob or substring, honouring .gitignore and skipping hidden files by default.",
+	}, s.handleFiles).WithRange("max_results", 0, 2000).WithEnum("engine", "auto", "rg", "native")
+}
+
+// nameMatcher builds the file-name test from pattern.
+func nameMatcher(pattern string, caseSensitive bool) (func(string) bool, error) {
+	if !caseSensitive {
+		pattern = strings.ToLower(pattern)
+	}
+	fold := func(s string) string {
+		if caseSensitive {
+			return s
+		}
+		return strings.ToLower(s)
+	}
+	if strings.ContainsAny(pattern, "*?[") {
+		if _, err := path.Match(pattern, ""); err != nil {
+			return nil, tool.Errorf(tool.InvalidArgument, "pattern %q is not a valid glob: %v", pattern, err)
+		}
+		return func(name string) bool { ok, _ := path.Match(pattern, fold(name)); return ok }, nil
+	}
+	return func(name string) bool { return strings.Contains(fold(name), pattern) }, nil
+}
+
+func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (filesOut, error) {
+	eng, err := s.engine(in.Engine)
+	if err != nil {
+		return filesOut{}, err
+	}
+	if in.MaxResults == 0 {
+		in.MaxResults = 200
+	}
+	if in.MaxResults < 1 || in.MaxResults > 2000 {
+		return filesOut{}, tool.Errorf(tool.InvalidArgument, "max_results must be 1 to 2000, not %d", in.MaxResults)
+	}
+	match, err := nameMatcher(in.Pattern, in.CaseSensitive)
+	if err != nil {
+		return filesOut{}, err
+	}
+	if _, err := compileGlob(in.FileGlob); err != nil {
+		return filesOut{}, err
+	}
+	req, err := s.prepare(contentIn{Root: in.Root, FileGlob: in.FileGlob, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored})
+	if err != nil {
+		return filesOut{}, err
+	}
+	var paths []string
+	complete := true
+	add := func(rel string) bool {
+		if !match(path.Base(rel)) {
+			return true
+		}
+		if len(paths) == fileCap {
+			complete = false
+			return false
+		}
+		paths = append(paths, rel)
+		return true
+	}
+	if eng == "rg" {
+		_, err = runRg(ctx, s.exec, req.loc, append(rgBase(&req.opt), "--files"), func(line []byte) bool {
+			return add(rgPath(line))
+		})
+		paths = s.existing(req, paths)
+	} else {
+		w := newWalker(req.loc, req.filter())
+		err = w.walk(ctx, add)
+		if w.skipped > 0 {
+			call.Warn("%d directories could not be read", w.skipped)
+		}
+	}
+	if err != nil {
+		return filesOut{}, err
+	}
+	sort.Strings(paths)
+	hits := make([]fileHit, len(paths))
+	for i, p := range paths {
+		hits[i] = fileHit{Path: p}
+	}
+	out := filesOut{Hits: hits, TotalHits: len(hits), Complete: complete, Root: req.loc.Abs(), Engine: eng}
+	if !complete {
+		call.Warn("the search stopped at %d files; narrow it", fileCap)
+	}
+	if len(hits) > in.MaxResults {
+		out.Hits, out.Truncated = hits[:in.MaxResults], true
+		out.Handle = putLines(ctx, call, "search_files", map[string]any{"kind": "search_files", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern}, hits)
+	}
+	return out, nil
+}
+
+// existing keeps the paths rg listed that are, now, regular files reached
+// through the root without leaving it: rg walks by path, and a directory
+// swapped for a link during its walk must not put outside names in the
+// answer.
+func (s *Set) existing(req *searchReq, paths []string) []string {
+	dirs := map[string]*os.Root{} // each directory opened once, through the root
+	defer func() {
+		for _, d := range dirs {
+			if d != nil {
+				d.Close()
+			}
+		}
+	}()
+	out := paths[:0]
+	for _, p := range paths {
+		dir, base := path.Split(p)
+		d, ok := dirs[dir]
+		if !ok {
+			d, _ = req.loc.Root.OS().OpenRoot(join(req.loc.Rel, path.Clean("./"+dir)))
+			dirs[dir] = d
+		}
+		if d == nil {
+			continue
+		}
+		if st, err := d.Lstat(base); err == nil && st.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,161 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/testutil"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// tree writes a test tree: nested .gitignore files with negation and
+// directory patterns, hidden files and directories, a binary file, long
+// lines, CRLF, invalid UTF-8 and a symlink.
+func tree(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		".gitignore":             "*.log\nbuild/\n/top.txt\n!keep.log\n",
+		"top.txt":                "needle top\n",
+		"a/top.txt":              "needle nested top\n",
+		"keep.log":               "needle kept\n",
+		"drop.log":               "needle dropped\n",
+		"build/out.txt":          "needle build\n",
+		"a/b/build.txt":          "needle not a dir\n",
+		"a/.gitignore":           "*.tmp\n!important.tmp\nsub/**/x.txt\n",
+		"a/x.tmp":                "needle tmp\n",
+		"a/important.tmp":        "needle important\n",
+		"a/sub/q/r/x.txt":        "needle deep x\n",
+		"a/sub/y.txt":            "Needle y\nsecond needle line\n\nthird\n",
+		".hidden/h.txt":          "needle hidden\n",
+		".dot.txt":               "needle dot\n",
+		"src/main.go":            "package main\n// needle in go\nfunc main() {}\n",
+		"src/util_test.go":       "package main\n// NEEDLE upper\n",
+		"crlf.txt":               "needle crlf\r\nline two\r\n",
+		"bad.txt":                "needle \xff\xfe bad utf8\n",
+		"long.txt":               fmt.Sprintf("%0500d needle %0500d\n", 1, 2),
+		"ctx.txt":                "l1\nl2\nl3\nneedle ctx\nl5\nl6\nneedle two\nl8\n",
+		"[brackets].txt":         "needle [brackets]\n",
+		"space name.txt":         "needle space\n",
+		"a/b/c/d/e/f/g/deep.txt": "needle very deep\n",
+	}
+	for p, c := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bin.dat"), []byte("needle\x00binary"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("top.txt", filepath.Join(dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func runTool(t *testing.T, d *tool.Def, args map[string]any) json.RawMessage {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	res := (&tool.Runner{Handles: func(context.Context, string, map[string]any, []byte) (string, error) { return "H_x", nil }}).
+		Run(context.Background(), tool.Invocation{Def: d, Args: raw})
+	if err := tool.ValidateEnvelope(d, res.JSON); err != nil {
+		t.Errorf("%s: %v", raw, err)
+	}
+	if res.Err != nil {
+		t.Fatalf("%s: %s", raw, res.JSON)
+	}
+	return res.Envelope.Data
+}
+
+// TestEnginesAgree runs rg and the native walker on the same tree with the
+// same arguments and compares their answers field by field.
+func TestEnginesAgree(t *testing.T) {
+	testutil.RequireBinary(t, "rg")
+	dir := tree(t)
+	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer roots.Close()
+	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(&Deps{Roots: roots, Exec: ex})
+	content, files := s.content(), s.files()
+	f, tr := false, true
+	zero, two := 0, 2
+	contentCases := []map[string]any{
+		{"pattern": "needle"},
+		{"pattern": "needle", "ignore_case": f, "context_lines": zero},
+		{"pattern": "needle", "context_lines": two},
+		{"pattern": "needle", "include_hidden": tr},
+		{"pattern": "needle", "include_ignored": tr},
+		{"pattern": "needle", "include_hidden": tr, "include_ignored": tr},
+		{"pattern": "needle", "file_glob": "*.go"},
+		{"pattern": "needle", "file_glob": "!*.txt"},
+		{"pattern": "needle", "file_glob": "a/**"},
+		{"pattern": "needle", "file_glob": "*.log"},
+		{"pattern": "needle", "file_glob": "*.tmp", "include_ignored": tr},
+		{"pattern": "^needle [a-z]+$"},
+		{"pattern": `ne+dle\s\w+`},
+		{"pattern": "[brackets]", "literal": tr},
+		{"pattern": "l[0-9]$", "root": "."},
+		{"pattern": "needle", "root": "a"},
+		{"pattern": "needle", "max_results": 3},
+		{"pattern": "", "file_glob": "ctx.txt", "context_lines": zero},
+	}
+	for _, c := range contentCases {
+		t.Run(fmt.Sprint(c), func(t *testing.T) {
+			c["engine"] = "rg"
+			got := runTool(t, content, c)
+			c["engine"] = "native"
+			want := runTool(t, content, c)
+			var g, w contentOut
+			_ = json.Unmarshal(got, &g)
+			_ = json.Unmarshal(want, &w)
+			g.Engine, w.Engine = "", ""
+			if diff := cmp.Diff(g, w); diff != "" {
+				t.Errorf("rg vs native (-rg +native):\n%s", diff)
+			}
+			t.Logf("%d hits", g.TotalHits)
+			if g.TotalHits == 0 {
+				t.Errorf("no hits at all: the case tests nothing")
+			}
+		})
+	}
+	for _, c := range []map[string]any{
+		{"pattern": "txt"}, {"pattern": "*.go"}, {"pattern": "TOP"}, {"pattern": "top", "case_sensitive": tr},
+		{"pattern": "", "include_hidden": tr}, {"pattern": "", "include_ignored": tr}, {"pattern": "", "file_glob": "a/**"},
+		{"pattern": "", "root": "a/sub"}, {"pattern": "", "max_results": 2},
+	} {
+		t.Run(fmt.Sprint("files ", c), func(t *testing.T) {
+			c["engine"] = "rg"
+			got := runTool(t, files, c)
+			c["engine"] = "native"
+			want := runTool(t, files, c)
+			var g, w filesOut
+			_ = json.Unmarshal(got, &g)
+			_ = json.Unmarshal(want, &w)
+			g.Engine, w.Engine = "", ""
+			if diff := cmp.Diff(g, w); diff != "" {
+				t.Errorf("rg vs native (-rg +native):\n%s", diff)
+			}
+			if g.TotalHits == 0 {
+				t.Errorf("no hits at all")
+			}
+		})
+	}
+}

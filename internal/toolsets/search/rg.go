@@ -1,0 +1,118 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// rgBase is the argv every rg run starts with: no config file, and only the
+// .gitignore files of the searched tree (not the global ones, not
+// .git/info/exclude, not .ignore/.rgignore, not those of parent
+// directories, which may lie outside the roots), also outside a git
+// repository. The native walker implements exactly this.
+func rgBase(o *options) []string {
+	a := []string{"--no-config", "--no-messages", "--color=never",
+		"--no-ignore-global", "--no-ignore-exclude", "--no-ignore-parent", "--no-ignore-dot", "--no-require-git"}
+	if o.hidden {
+		a = append(a, "--hidden")
+	}
+	if o.noIgnore {
+		a = append(a, "--no-ignore-vcs")
+	}
+	if o.glob != "" {
+		a = append(a, "--glob="+o.glob) // a flag's value: never parsed as an option
+	}
+	return a
+}
+
+// runRg runs rg with its working directory set to the search root through
+// /proc/self/fd: the child changes into the very directory opened through
+// the *os.Root, so a symbolic link swapped in for the root's path meanwhile
+// changes nothing, and rg only ever sees "." and paths below it. Each stdout
+// line goes to onLine; returning false stops rg.
+func runRg(ctx context.Context, ex *execx.Runner, loc fsroot.Loc, args []string, onLine func([]byte) bool) (execx.Result, error) {
+	d, err := loc.OpenDir()
+	if err != nil {
+		return execx.Result{}, err
+	}
+	defer d.Close()
+	args = append(args, "--", ".")
+	var p *execx.Process
+	stopped := false
+	started := make(chan struct{})
+	p, err = ex.Start(ctx, execx.Cmd{
+		Name:      "rg",
+		Args:      args,
+		Dir:       fmt.Sprintf("/proc/%d/fd/%d", os.Getpid(), d.Fd()),
+		MaxOutput: 64 << 10,
+		OnStdoutLine: func(line []byte) {
+			if stopped {
+				return
+			}
+			if !onLine(line) {
+				stopped = true
+				<-started
+				go p.Stop(0)
+			}
+		},
+	})
+	if err != nil {
+		if errors.Is(err, execx.ErrNotInstalled) {
+			return execx.Result{}, tool.Wrap(tool.ToolNotFound, err, "ripgrep (rg) is not installed")
+		}
+		return execx.Result{}, tool.Wrap(tool.ExecutionFailed, err, "starting rg: %v", err)
+	}
+	close(started)
+	res, err := p.Wait()
+	if err != nil {
+		return res, err
+	}
+	if res.ExitCode == 2 && !stopped {
+		msg := strings.TrimSpace(string(res.Stderr))
+		if strings.Contains(msg, "regex parse error") || strings.Contains(msg, "error parsing glob") {
+			return res, tool.Errorf(tool.InvalidArgument, "ripgrep refused the pattern: %s", firstLines(msg, 4))
+		}
+	}
+	return res, nil
+}
+
+func firstLines(s string, n int) string {
+	l := strings.SplitN(s, "\n", n+1)
+	if len(l) > n {
+		l = l[:n]
+	}
+	return strings.Join(l, " ")
+}
+
+// rgPath strips rg's "./" prefix.
+func rgPath(p []byte) string {
+	return string(bytes.TrimPrefix(p, []byte("./")))
+}
+
+// parseRgLine splits "./path\x00LINE:..." (--null --line-number
+// --no-heading --max-columns=1) into the path and the line number.
+func parseRgLine(b []byte) (string, int, bool) {
+	i := bytes.IndexByte(b, 0)
+	if i < 0 {
+		return "", 0, false
+	}
+	rest := b[i+1:]
+	j := bytes.IndexByte(rest, ':')
+	if j < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(string(rest[:j]))
+	if err != nil || n < 1 {
+		return "", 0, false
+	}
+	return rgPath(b[:i]), n, true
+}

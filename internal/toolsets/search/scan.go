@@ -1,0 +1,229 @@
+package search
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Bounds on what a hit carries, so one minified file cannot flood the answer.
+const (
+	maxShownLine = 300     // bytes of a line shown; longer lines are cut around the match
+	maxScanLine  = 1 << 20 // bytes of a line matched in streaming mode
+	wholeFileMax = 32 << 20
+	binaryProbe  = 64 << 10 // a NUL in the first 64 KiB (rg's buffer) marks a binary file
+)
+
+// Hit is one matching line.
+type Hit struct {
+	Path        string `json:"path" jsonschema:"relative to the search root"`
+	Line        int    `json:"line" jsonschema:"1-based line number"`
+	Column      int    `json:"column" jsonschema:"1-based byte column of the first match"`
+	Snippet     string `json:"snippet" jsonschema:"the context lines before, the matching line, the context lines after, joined by newlines; long lines cut with …"`
+	SnippetLine int    `json:"snippet_line" jsonschema:"line number of the snippet's first line"`
+}
+
+// scanner finds matching lines of one file and builds their snippets.
+type scanner struct {
+	re  *regexp.Regexp
+	ctx int
+}
+
+// wholeFile scans a file held in memory: the regexp runs over the whole
+// buffer (fast), each candidate's line is then matched alone, so a match
+// spanning lines (a class holding \n) never counts, and the search resumes
+// at the next line so no matching line is skipped.
+func (s *scanner) wholeFile(path string, buf []byte, emit func(Hit) bool) bool {
+	pos, lineNo := 0, 0
+	for pos < len(buf) {
+		loc := s.re.FindIndex(buf[pos:])
+		if loc == nil {
+			return true
+		}
+		ms := pos + loc[0]
+		ls := pos + bytes.LastIndexByte(buf[pos:ms], '\n') + 1
+		le := len(buf)
+		if i := bytes.IndexByte(buf[ms:], '\n'); i >= 0 {
+			le = ms + i
+		}
+		lineNo += bytes.Count(buf[pos:ls], []byte{'\n'})
+		line := buf[ls:le]
+		if m := s.re.FindIndex(line); m != nil {
+			before := linesBefore(buf, ls, s.ctx)
+			after := linesAfter(buf, le, s.ctx)
+			if !emit(s.hit(path, lineNo+1, line, m[0], before, after)) {
+				return false
+			}
+		}
+		pos, lineNo = le+1, lineNo+1
+	}
+	return true
+}
+
+func linesBefore(buf []byte, ls, n int) [][]byte {
+	var out [][]byte
+	end := ls - 1 // the '\n' ending the previous line
+	for len(out) < n && end >= 0 {
+		start := bytes.LastIndexByte(buf[:end], '\n') + 1
+		out = append(out, buf[start:end])
+		end = start - 1
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+func linesAfter(buf []byte, le, n int) [][]byte {
+	var out [][]byte
+	start := le + 1
+	for len(out) < n && start < len(buf) {
+		end := len(buf)
+		if i := bytes.IndexByte(buf[start:], '\n'); i >= 0 {
+			end = start + i
+		}
+		out = append(out, buf[start:end])
+		start = end + 1
+	}
+	return out
+}
+
+// stream scans a file line by line, for files too large to hold and to
+// check ripgrep's candidates: only lines for which want returns true are
+// matched (nil: all), and reading stops after line last (0: at EOF).
+func (s *scanner) stream(path string, r io.Reader, want func(int) bool, last int, emit func(Hit) bool) (bool, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var ring [][]byte
+	type open struct {
+		h     Hit
+		line  []byte
+		col   int
+		bef   [][]byte
+		after [][]byte
+	}
+	var pending []*open
+	flush := func(force bool) bool {
+		for len(pending) > 0 && (force || len(pending[0].after) >= s.ctx) {
+			p := pending[0]
+			pending = pending[1:]
+			if !emit(s.hit(path, p.h.Line, p.line, p.col, p.bef, p.after)) {
+				return false
+			}
+		}
+		return true
+	}
+	// near says whether line n may be needed later as context before a
+	// wanted line; lines that are neither wanted nor near are never copied.
+	near := func(n int) bool {
+		if want == nil {
+			return true
+		}
+		for k := 1; k <= s.ctx; k++ {
+			if want(n + k) {
+				return true
+			}
+		}
+		return false
+	}
+	for n := 1; last == 0 || n <= last+s.ctx; n++ {
+		view, err := readView(br)
+		if len(view) == 0 && err == io.EOF {
+			break
+		}
+		if err != nil && err != io.EOF {
+			return false, err
+		}
+		var line []byte // a copy, made only when kept
+		keep := func() []byte {
+			if line == nil {
+				line = append([]byte{}, view...)
+			}
+			return line
+		}
+		for _, p := range pending {
+			if len(p.after) < s.ctx {
+				p.after = append(p.after, keep())
+			}
+		}
+		if want == nil || want(n) {
+			if m := s.re.FindIndex(view); m != nil {
+				pending = append(pending, &open{h: Hit{Line: n}, line: keep(), col: m[0], bef: append([][]byte(nil), ring...)})
+			}
+		}
+		if !flush(false) {
+			return false, nil
+		}
+		if s.ctx > 0 {
+			if near(n) {
+				ring = append(ring, keep())
+				if len(ring) > s.ctx {
+					ring = ring[1:]
+				}
+			} else {
+				ring = ring[:0]
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	return flush(true), nil
+}
+
+// readView reads one line without its terminator, at most maxScanLine bytes
+// of it. The slice may point into br's buffer: it is valid until the next
+// read.
+func readView(br *bufio.Reader) ([]byte, error) {
+	frag, err := br.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return bytes.TrimSuffix(frag, []byte{'\n'}), err
+	}
+	buf := append([]byte{}, frag...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		frag, err = br.ReadSlice('\n')
+		if room := maxScanLine - len(buf); room > 0 {
+			buf = append(buf, frag[:min(room, len(frag))]...)
+		}
+	}
+	return bytes.TrimSuffix(buf, []byte{'\n'}), err
+}
+
+func (s *scanner) hit(path string, line int, text []byte, col int, before, after [][]byte) Hit {
+	parts := make([]string, 0, len(before)+1+len(after))
+	for _, b := range before {
+		parts = append(parts, cut(b, 0))
+	}
+	parts = append(parts, cut(text, col))
+	for _, a := range after {
+		parts = append(parts, cut(a, 0))
+	}
+	return Hit{Path: path, Line: line, Column: col + 1, Snippet: strings.Join(parts, "\n"), SnippetLine: line - len(before)}
+}
+
+// cut shortens a line to maxShownLine bytes around byte offset at, on rune
+// boundaries, marking what was dropped with "…"; invalid UTF-8 is replaced.
+func cut(b []byte, at int) string {
+	if len(b) <= maxShownLine {
+		return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
+	}
+	from := max(0, at-maxShownLine/3)
+	to := min(len(b), from+maxShownLine)
+	for from > 0 && !utf8.RuneStart(b[from]) {
+		from--
+	}
+	for to < len(b) && !utf8.RuneStart(b[to]) {
+		to++
+	}
+	s := string(bytes.ToValidUTF8(b[from:to], []byte("\uFFFD")))
+	if from > 0 {
+		s = "…" + s
+	}
+	if to < len(b) {
+		s += "…"
+	}
+	return s
+}
