@@ -1,0 +1,173 @@
+package proc
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/procs"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+type listIn struct {
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"processes to return, 1 to 5000; default 100; the rest go to a handle"`
+	User       string `json:"user,omitempty" jsonschema:"only processes of this user name or numeric uid"`
+	Name       string `json:"name,omitempty" jsonschema:"only processes whose name (comm, e.g. nginx) contains this, case-insensitive"`
+	Command    string `json:"command,omitempty" jsonschema:"only processes whose command line contains this, case-insensitive"`
+	PIDs       []int  `json:"pids,omitempty" jsonschema:"only these pids (at most 1000)"`
+	Sort       string `json:"sort,omitempty" jsonschema:"cpu (default, highest first), mem (highest first), pid (lowest first) or start (newest first)"`
+}
+
+// procEntry is one process as proc_list shows it.
+type procEntry struct {
+	PID        int     `json:"pid"`
+	PPID       int     `json:"ppid"`
+	User       string  `json:"user"`
+	CPUPercent float64 `json:"cpu_percent" jsonschema:"percent of one CPU over the sampling window; 200 is two CPUs busy"`
+	MemPercent float64 `json:"mem_percent" jsonschema:"resident memory as a percent of the host's memory, two decimals"`
+	RSSBytes   uint64  `json:"rss_bytes"`
+	State      string  `json:"state" jsonschema:"R running, S sleeping, D uninterruptible (usually I/O), Z zombie, T stopped, I idle kernel thread"`
+	Threads    int     `json:"threads"`
+	StartTime  string  `json:"start_time" jsonschema:"RFC 3339, UTC"`
+	Name       string  `json:"name" jsonschema:"the process name (comm), at most 15 bytes"`
+	Command    string  `json:"command" jsonschema:"command line, cut to 512 bytes; [name] for kernel threads"`
+	CommandCut bool    `json:"command_cut,omitempty" jsonschema:"true when the command line was longer than shown"`
+}
+
+type listOut struct {
+	Processes        []procEntry `json:"processes"`
+	TotalProcesses   int         `json:"total_processes" jsonschema:"processes that matched the filters"`
+	Truncated        bool        `json:"truncated" jsonschema:"true when more processes matched than max_results"`
+	Handle           string      `json:"handle,omitempty" jsonschema:"when truncated: every matching process, one JSON object per line, for handle_read"`
+	Sort             string      `json:"sort"`
+	CPUWindowMS      int64       `json:"cpu_window_ms" jsonschema:"the window cpu_percent is measured over"`
+	HiddenOtherUsers int         `json:"hidden_other_users,omitempty" jsonschema:"processes of other users left out because the operator did not enable list_other_users"`
+}
+
+const (
+	defaultMaxResults = 100
+	maxMaxResults     = 5000
+	maxPIDFilter      = 1000
+)
+
+func (s *Set) list() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "proc_list",
+		Kind:        tool.ReadOnly,
+		Title:       "List processes",
+		Description: "Processes with CPU percent (over 200 ms, or since the previous call), memory, state, threads, start time and command line, read from /proc; filter by user, name, command or pids.",
+		Timeout:     5 * time.Second,
+	}, s.handleList).WithEnum("sort", "cpu", "mem", "pid", "start").WithRange("max_results", 1, maxMaxResults)
+}
+
+func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listOut, error) {
+	if err := s.ready(); err != nil {
+		return listOut{}, err
+	}
+	match, err := s.matcher(&in)
+	if err != nil {
+		return listOut{}, err
+	}
+	memTotal, err := s.reader.MemTotal()
+	if err != nil {
+		return listOut{}, tool.Wrap(tool.ExecutionFailed, err, "%v", err)
+	}
+	boot, _ := s.reader.BootTime()
+	read := func() (procs.Table, error) {
+		return s.reader.All(ctx, func(p *procs.Process) bool { return s.visible(p) && match.early(p) })
+	}
+	tab, pct, window, err := s.cpuTable(ctx, read)
+	if err != nil {
+		return listOut{}, tool.AsError(err)
+	}
+	out := listOut{Sort: cmp.Or(in.Sort, "cpu"), CPUWindowMS: window.Milliseconds()}
+	var all []procEntry
+	var starts []uint64
+	for i := range tab.Procs {
+		p := &tab.Procs[i]
+		if !s.visible(p) {
+			out.HiddenOtherUsers++
+			continue
+		}
+		if !match.early(p) || !match.late(p) {
+			continue
+		}
+		all = append(all, s.entry(p, pct[p.Key()], memTotal, boot))
+		starts = append(starts, p.StartTicks)
+	}
+	sortEntries(all, starts, out.Sort)
+	if tab.Unreadable > 0 {
+		call.Warn("%d processes could not be read (permissions or hidepid) and are left out", tab.Unreadable)
+	}
+	out.TotalProcesses = len(all)
+	limit := cmp.Or(in.MaxResults, defaultMaxResults)
+	out.Processes = all
+	if len(all) > limit {
+		out.Processes, out.Truncated = all[:limit], true
+		out.Handle, err = putLines(ctx, call, "proc_list", all)
+		if err != nil {
+			return listOut{}, err
+		}
+	}
+	if out.Processes == nil {
+		out.Processes = []procEntry{}
+	}
+	return out, nil
+}
+
+func (s *Set) entry(p *procs.Process, cpu float64, memTotal uint64, boot int64) procEntry {
+	e := procEntry{
+		PID: p.PID, PPID: p.PPID, User: s.users.Name(p.EUID), CPUPercent: cpu,
+		RSSBytes: p.RSSBytes, State: p.State, Threads: p.Threads, Name: p.Comm,
+		StartTime:  startTime(boot, p.StartTicks),
+		Command:    p.Cmdline,
+		CommandCut: p.CmdlineCut,
+	}
+	if memTotal > 0 {
+		e.MemPercent = float64(int64(float64(p.RSSBytes)/float64(memTotal)*10000+0.5)) / 100
+	}
+	if e.Command == "" {
+		e.Command = "[" + p.Comm + "]" // kernel threads and zombies, as ps shows them
+	}
+	return e
+}
+
+func startTime(boot int64, ticks uint64) string {
+	t := time.Unix(boot, 0).Add(time.Duration(ticks) * time.Second / procs.ClockTicks)
+	return t.UTC().Format(time.RFC3339)
+}
+
+// sortEntries orders by the chosen key; ties go to the lower pid so the
+// order is stable between calls.
+func sortEntries(e []procEntry, starts []uint64, by string) {
+	idx := make([]int, len(e))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		x, y := &e[a], &e[b]
+		var c int
+		switch by {
+		case "mem":
+			c = cmp.Compare(y.RSSBytes, x.RSSBytes)
+		case "start": // same clock tick: the higher pid is most likely the newer
+			c = cmp.Or(cmp.Compare(starts[b], starts[a]), cmp.Compare(y.PID, x.PID))
+		case "pid":
+		default:
+			c = cmp.Compare(y.CPUPercent, x.CPUPercent)
+		}
+		return cmp.Or(c, cmp.Compare(x.PID, y.PID))
+	})
+	sorted := make([]procEntry, len(e))
+	for i, j := range idx {
+		sorted[i] = e[j]
+	}
+	copy(e, sorted)
+}
+
+// lowerContains is a case-insensitive substring test.
+func lowerContains(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), sub)
+}

@@ -1,0 +1,72 @@
+// Package proc is the proc toolset of spec 002: list the processes of the
+// host from procfs, show their tree, and signal one of them behind the
+// guardrails of DESIGN.md section 4 (validated pid, protected processes,
+// pidfd so a reused pid is never hit).
+package proc
+
+import (
+	"os"
+	"sync"
+
+	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/procs"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// Deps are what the proc tools read and decide with.
+type Deps struct {
+	// ProcRoot is where procfs is mounted; "" is /proc.
+	ProcRoot string
+	// Config holds the guardrails the operator chose.
+	Config config.ProcessConf
+	// Self is the pid of the server, protected from proc_kill with its
+	// ancestors; 0 means this process.
+	Self int
+}
+
+// Set is the proc toolset.
+type Set struct {
+	deps    Deps
+	reader  *procs.Reader
+	openErr error // procfs could not be opened: every tool reports it
+	users   *procs.Users
+	uid     int // the server's effective uid: "own" processes are its
+
+	cpuMu sync.Mutex
+	prev  *cpuSample // the last sample, for cpu_percent since the previous call
+}
+
+// New builds the proc toolset. A host without procfs still gets the tools;
+// they answer CAPABILITY_MISSING.
+func New(d *Deps) *Set {
+	s := &Set{deps: *d, users: procs.NewUsers(), uid: os.Geteuid()}
+	if s.deps.Self == 0 {
+		s.deps.Self = os.Getpid()
+	}
+	s.reader, s.openErr = procs.New(d.ProcRoot, procs.DefaultMaxCmdline)
+	return s
+}
+
+// Toolset lists the proc tools.
+func (s *Set) Toolset() tool.Toolset {
+	return tool.Toolset{
+		Name:           "proc",
+		Description:    "Processes: list them with CPU and memory use, show their tree, and signal one behind guardrails.",
+		DefaultEnabled: true,
+		Tools:          []*tool.Def{s.list(), s.tree(), s.kill()},
+	}
+}
+
+// ready reports a missing procfs as the capability it is.
+func (s *Set) ready() error {
+	if s.openErr != nil {
+		return tool.Wrap(tool.CapabilityMissing, s.openErr, "procfs is not readable here: %v", s.openErr).
+			WithSuggestion("Mount procfs at /proc (mount -t proc proc /proc); process tools need it.")
+	}
+	return nil
+}
+
+// visible says whether the agent may see p's details under list_other_users.
+func (s *Set) visible(p *procs.Process) bool {
+	return s.deps.Config.ListOtherUsers || p.EUID == s.uid || p.RUID == s.uid
+}
