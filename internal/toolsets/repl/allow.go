@@ -1,0 +1,76 @@
+package repl
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// Bounds of a command line; far beyond any REPL's needs, they only keep a
+// runaway argument list from reaching exec.
+const (
+	maxArgs     = 256
+	maxArgBytes = 64 << 10
+)
+
+// program checks argv against the allowlist and returns the absolute path
+// resolved at start-up. argv[0] is a bare name from repl.programs, or the
+// very path that name resolved to; nothing else runs.
+func (s *Set) program(argv []string) (string, error) {
+	if len(argv) == 0 || argv[0] == "" {
+		return "", tool.Errorf(tool.InvalidArgument, "command is empty; give the program and its arguments, like [\"python3\"]")
+	}
+	size := 0
+	for _, a := range argv {
+		size += len(a)
+		if strings.ContainsRune(a, 0) {
+			return "", tool.Errorf(tool.InvalidArgument, "command: an argument contains a NUL byte")
+		}
+	}
+	if len(argv) > maxArgs || size > maxArgBytes {
+		return "", tool.Errorf(tool.InvalidArgument, "command: %d arguments of %d bytes; at most %d arguments and %d bytes", len(argv), size, maxArgs, maxArgBytes)
+	}
+	name := argv[0]
+	for _, p := range s.conf.Programs {
+		if path, ok := s.exec.Path(p); ok && (name == p || name == path) {
+			return path, nil
+		}
+		if name == p {
+			return "", tool.Errorf(tool.ToolNotFound, "%s is allowlisted but not installed on this host", name).
+				WithSuggestion("Use one of the installed programs: %s.", strings.Join(s.available(), ", "))
+		}
+	}
+	avail := s.available()
+	msg := fmt.Sprintf("%q is not an allowlisted program; allowed here: %s", name, strings.Join(avail, ", "))
+	if len(avail) == 0 {
+		msg = fmt.Sprintf("%q is not an allowlisted program, and none of repl.programs is installed", name)
+	}
+	return "", tool.Errorf(tool.CommandNotAllowed, "%s", msg).
+		WithSuggestion("Start one of the allowed programs; the operator sets the list in [repl] programs. Shells are not allowed unless configured.")
+}
+
+// envKey is a portable variable name.
+var envKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// environ builds a session's environment: execx's scrubbed base (fixed
+// PATH, C.UTF-8 locale), a terminal type, a private HOME so history files
+// do not land in the server's, then the caller's variables, which win.
+func (s *Set) environ(vars map[string]string, home string) ([]string, error) {
+	extra := []string{"TERM=xterm", "HOME=" + home}
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
+		if !envKey.MatchString(k) {
+			return nil, tool.Errorf(tool.InvalidArgument, "env: %q is not a valid variable name (letters, digits and _, not starting with a digit)", k)
+		}
+		extra = append(extra, k+"="+vars[k])
+	}
+	env, err := s.exec.Env(extra)
+	if err != nil {
+		return nil, tool.Errorf(tool.InvalidArgument, "env: %v", err).
+			WithSuggestion("Leave PATH and LD_* out of env: PATH is fixed and the loader's variables are never passed.")
+	}
+	return env, nil
+}

@@ -1,0 +1,77 @@
+package repl
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// newTestSet builds the toolset over a temporary root with the default
+// [repl] settings, changed by edit when it is not nil, and kills whatever
+// sessions the test left when it ends.
+func newTestSet(t *testing.T, edit func(*config.ReplConf)) *Set {
+	t.Helper()
+	cfg := config.Default(t.TempDir(), os.Getuid(), os.Getenv)
+	if edit != nil {
+		edit(&cfg.Repl)
+	}
+	s := New(&Deps{Config: cfg})
+	if s.setupErr != nil {
+		t.Fatal(s.setupErr)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// run calls one tool through the framework, validating the answer against
+// the tool's output schema, and decodes its data.
+func run[Out any](t *testing.T, d *tool.Def, session string, args any) (Out, *tool.Error) {
+	t.Helper()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := (&tool.Runner{}).Run(context.Background(), tool.Invocation{Def: d, Args: raw, Session: session})
+	if err := tool.ValidateEnvelope(d, res.JSON); err != nil {
+		t.Fatalf("%s: answer does not match outputSchema: %v\n%s", d.Spec.Name, err, res.JSON)
+	}
+	var out Out
+	if res.Err == nil {
+		if err := json.Unmarshal(res.Envelope.Data, &out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out, res.Err
+}
+
+// mustRun is run for calls that must succeed.
+func mustRun[Out any](t *testing.T, d *tool.Def, args any) Out {
+	t.Helper()
+	out, terr := run[Out](t, d, "test", args)
+	if terr != nil {
+		t.Fatalf("%s(%v): %s: %s", d.Spec.Name, args, terr.Code, terr.Message)
+	}
+	return out
+}
+
+// gone waits up to limit for pid to be gone (or a zombie nobody reaped).
+func gone(pid int, limit time.Duration) bool {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if syscall.Kill(pid, 0) != nil {
+			return true
+		}
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if i := bytes.LastIndexByte(b, ')'); err == nil && i > 0 && i+2 < len(b) && b[i+2] == 'Z' {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,74 @@
+// Package repl is the repl toolset of spec 004 section 3.5: interactive
+// sessions (python3, node, ...) under a pseudo-terminal that an agent
+// starts, types into, reads and stops. Only allowlisted programs run, in a
+// directory inside the roots, with a scrubbed environment; each session
+// is bounded in output, idle time and lifetime, and dies with the server.
+package repl
+
+import (
+	"slices"
+
+	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// Deps are what the repl toolset is built from.
+type Deps struct {
+	Config *config.Config // [repl], the roots and exec.extra_path
+}
+
+// Set is the repl toolset. Its sessions live as long as the server.
+type Set struct {
+	conf    config.ReplConf
+	roots   []config.Root
+	exec    *execx.Runner // resolves conf.Programs; never runs anything itself
+	setupErr error // why sessions cannot start here, if they cannot
+	reg     *registry
+	spawn   spawner
+}
+
+// New builds the repl toolset and makes the server process non-dumpable
+// (see harden), which protects it from every child, not only sessions.
+func New(d *Deps) *Set {
+	s := &Set{
+		conf:  d.Config.Repl,
+		roots: d.Config.Roots,
+		reg:   newRegistry(d.Config.Repl),
+	}
+	// The programs are resolved here, once: a later change to the
+	// filesystem cannot redirect proc_start to another binary.
+	s.exec, s.setupErr = execx.New(&execx.Options{Allowed: s.conf.Programs, ExtraPath: d.Config.Exec.ExtraPath})
+	if err := harden(); err != nil {
+		s.setupErr = err
+	}
+	return s
+}
+
+// Toolset lists the repl tools.
+func (s *Set) Toolset() tool.Toolset {
+	return tool.Toolset{
+		Name:           "repl",
+		Description:    "Interactive sessions of allowlisted programs (python3, node, ...) under a pseudo-terminal: start, send input and keys, read output, stop.",
+		DefaultEnabled: true,
+		Tools:          []*tool.Def{s.start(), s.send(), s.read(), s.stopTool(), s.sessions()},
+	}
+}
+
+// Close kills every session. The server calls it on shutdown; without it
+// the kernel still ends them when the process exits (see launch).
+func (s *Set) Close() { s.reg.stopAll() }
+
+// available lists the allowlisted programs installed on this host.
+func (s *Set) available() []string {
+	var out []string
+	if s.exec == nil {
+		return out
+	}
+	for _, p := range s.conf.Programs {
+		if s.exec.Available(p) && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,77 @@
+package repl
+
+import (
+	"context"
+	"syscall"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// stopIn is the input of proc_stop.
+type stopIn struct {
+	ProcID  string `json:"proc_id" jsonschema:"session id from proc_start"`
+	Signal  string `json:"signal,omitempty" jsonschema:"signal sent first to the session's process group; default TERM"`
+	GraceMs *int   `json:"grace_ms,omitempty" jsonschema:"ms to wait for the program to exit before SIGKILL, 0 to 10000; default 2000"`
+}
+
+// stopOut is the answer of proc_stop.
+type stopOut struct {
+	ProcID    string `json:"proc_id" jsonschema:"the session"`
+	Escalated bool   `json:"escalated" jsonschema:"the program outlived the grace period and was killed with SIGKILL"`
+	Output    string `json:"output" jsonschema:"the last output not yet read, up to 4096 bytes, escape sequences removed"`
+	status
+}
+
+var stopSignals = map[string]syscall.Signal{
+	"TERM": syscall.SIGTERM,
+	"INT":  syscall.SIGINT,
+	"HUP":  syscall.SIGHUP,
+	"KILL": syscall.SIGKILL,
+}
+
+const (
+	defaultStopGrace = 2 * time.Second
+	stopTailBytes    = 4 << 10
+)
+
+func (s *Set) stopTool() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "proc_stop",
+		Kind:        tool.Mutating,
+		Idempotent:  true,
+		Title:       "Stop a session",
+		Description: "Stop a session's whole process group with a signal, escalating to SIGKILL after a grace period; its exit code and last output stay readable until it expires.",
+		Timeout:     20 * time.Second,
+	}, s.handleStop).
+		WithEnum("signal", "TERM", "INT", "HUP", "KILL").
+		WithRange("grace_ms", 0, 10000)
+}
+
+func (s *Set) handleStop(ctx context.Context, call *tool.Call, in stopIn) (stopOut, error) {
+	sess, err := s.reg.get(in.ProcID)
+	if err != nil {
+		return stopOut{}, err
+	}
+	sig := syscall.SIGTERM
+	if in.Signal != "" {
+		sig = stopSignals[in.Signal]
+	}
+	grace := defaultStopGrace
+	if in.GraceMs != nil {
+		grace = time.Duration(*in.GraceMs) * time.Millisecond
+	}
+	out := stopOut{ProcID: sess.id}
+	if sess.running() {
+		out.Escalated = sess.stop(sig, grace, "proc_stop")
+	}
+	sess.mu.Lock()
+	from := sess.cursor
+	sess.mu.Unlock()
+	c := sess.collect(from, 0, 1<<30, true)
+	if len(c.Output) > stopTailBytes {
+		c.Output = c.Output[len(c.Output)-stopTailBytes:]
+	}
+	out.Output, out.status = c.Output, c.status
+	return out, nil
+}
