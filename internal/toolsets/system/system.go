@@ -1,8 +1,10 @@
 // Package system is the system toolset of spec 002: a compact snapshot of
-// the host's health (and, in later work, its services and logs).
+// the host's health, its services (systemd over D-Bus) and its logs (the
+// journal, or allowlisted log files where there is none).
 package system
 
 import (
+	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -10,22 +12,41 @@ import (
 // Deps are what the system tools read the host through.
 type Deps struct {
 	Host *hostinfo.Host
+	// Exec runs journalctl for sys_logs; nil leaves only the file fallback.
+	Exec *execx.Runner
+	// LogFiles are the files sys_logs may read when there is no journal
+	// ([process] log_files).
+	LogFiles []string
 }
 
 // Set is the system toolset.
 type Set struct {
 	deps Deps
+	// dial reaches systemd; tests replace it with a fake bus.
+	dial busDialer
+	// systemdDir exists when systemd is the service manager (sd_booted).
+	systemdDir string
+	// journalDirs are where journal files live; with none there, sys_logs
+	// reads the log files.
+	journalDirs []string
 }
 
 // New builds the system toolset.
-func New(d *Deps) *Set { return &Set{deps: *d} }
+func New(d *Deps) *Set {
+	return &Set{
+		deps:        *d,
+		dial:        dialSystemd,
+		systemdDir:  "/run/systemd/system",
+		journalDirs: []string{"/var/log/journal", "/run/log/journal"},
+	}
+}
 
 // Toolset lists the system tools.
 func (s *Set) Toolset() tool.Toolset {
 	return tool.Toolset{
 		Name:           "system",
-		Description:    "A compact health snapshot of the host: CPU, load, memory and disks.",
+		Description:    "A compact health snapshot of the host (CPU, load, memory, disks), its services and, when enabled, its logs.",
 		DefaultEnabled: true,
-		Tools:          []*tool.Def{s.snapshot()},
+		Tools:          []*tool.Def{s.snapshot(), s.services(), s.logs()},
 	}
 }
