@@ -1,0 +1,150 @@
+package hostinfo
+
+import (
+	"fmt"
+	"slices"
+)
+
+// NetHealth is perf_net_health's data: interface errors and drops, TCP
+// health and a socket summary like ss -s, with the network's suspicions.
+type NetHealth struct {
+	IntervalMS int64            `json:"interval_ms"`
+	Interfaces []NetIfHealth    `json:"interfaces"`
+	TCP        *TCPHealth       `json:"tcp,omitempty"`
+	UDP        UDPHealth        `json:"udp"`
+	Sockets    map[string]int64 `json:"sockets"` // /proc/net/sockstat{,6}: "TCP.inuse", "TCP.tw", "UDP6.inuse"...
+	// Counters are the snmp and netstat counters that matter, nstat-named,
+	// with their totals since boot and rates over the interval.
+	Counters []NetCounter `json:"counters"`
+	Summary  UseSummary   `json:"summary"`
+}
+
+// NetIfHealth is one interface: error and drop rates and totals.
+type NetIfHealth struct {
+	Name           string  `json:"name"`
+	RxPacketsPerS  float64 `json:"rx_packets_per_sec"`
+	TxPacketsPerS  float64 `json:"tx_packets_per_sec"`
+	RxErrorsPerS   float64 `json:"rx_errors_per_sec"`
+	TxErrorsPerS   float64 `json:"tx_errors_per_sec"`
+	RxDroppedPerS  float64 `json:"rx_dropped_per_sec"`
+	TxDroppedPerS  float64 `json:"tx_dropped_per_sec"`
+	RxErrorsTotal  uint64  `json:"rx_errors_total"`
+	TxErrorsTotal  uint64  `json:"tx_errors_total"`
+	RxDroppedTotal uint64  `json:"rx_dropped_total"`
+	TxDroppedTotal uint64  `json:"tx_dropped_total"`
+	RxFIFOTotal    uint64  `json:"rx_fifo_total"`
+	TxCarrierTotal uint64  `json:"tx_carrier_total"`
+}
+
+// TCPHealth is TCP's retransmission and queue health.
+type TCPHealth struct {
+	RetransmitPercent   float64 `json:"retransmit_percent"`
+	RetransSegsPerS     float64 `json:"retrans_segs_per_sec"`
+	OutSegsPerS         float64 `json:"out_segs_per_sec"`
+	InErrsPerS          float64 `json:"in_errs_per_sec"`
+	CurrEstab           int64   `json:"curr_estab"`
+	ListenOverflowsPerS float64 `json:"listen_overflows_per_sec"`
+	ListenDropsPerS     float64 `json:"listen_drops_per_sec"`
+	ListenOverflows     int64   `json:"listen_overflows_total"`
+	ListenDrops         int64   `json:"listen_drops_total"`
+	EstabResetsPerS     float64 `json:"estab_resets_per_sec"`
+	AttemptFailsPerS    float64 `json:"attempt_fails_per_sec"`
+	TimeoutsPerS        float64 `json:"timeouts_per_sec"`
+}
+
+// UDPHealth is UDP's error rates.
+type UDPHealth struct {
+	InErrorsPerS     float64 `json:"in_errors_per_sec"`
+	RcvbufErrorsPerS float64 `json:"rcvbuf_errors_per_sec"`
+	SndbufErrorsPerS float64 `json:"sndbuf_errors_per_sec"`
+	NoPortsPerS      float64 `json:"no_ports_per_sec"`
+}
+
+// NetCounter is one nstat counter.
+type NetCounter struct {
+	Name   string  `json:"name"`
+	Total  int64   `json:"total"`
+	PerSec float64 `json:"per_sec"`
+}
+
+// netCountersThatMatter are the nstat counters an SRE looks at first.
+var netCountersThatMatter = []string{
+	"TcpActiveOpens", "TcpPassiveOpens", "TcpAttemptFails", "TcpEstabResets", "TcpRetransSegs", "TcpInErrs", "TcpOutRsts",
+	"TcpExtListenOverflows", "TcpExtListenDrops", "TcpExtTCPTimeouts", "TcpExtTCPSynRetrans", "TcpExtTCPLostRetransmit",
+	"TcpExtTCPFastRetrans", "TcpExtTCPSlowStartRetrans", "TcpExtTCPBacklogDrop", "TcpExtTCPRcvQDrop", "TcpExtPruneCalled",
+	"TcpExtTCPAbortOnMemory", "TcpExtTCPAbortOnTimeout", "TcpExtTCPOFOQueue", "TcpExtTCPZeroWindowDrop", "TcpExtTCPMemoryPressures",
+	"TcpExtSyncookiesSent", "TcpExtTCPReqQFullDrop", "IpInDiscards", "IpOutDiscards", "IpOutNoRoutes",
+	"UdpInErrors", "UdpRcvbufErrors", "UdpSndbufErrors", "UdpNoPorts",
+}
+
+// ErrNoInterface is returned when the interface asked for does not exist.
+var ErrNoInterface = fmt.Errorf("no such interface")
+
+// BuildNetHealth computes perf_net_health between two readings; iface, when
+// set, keeps only that interface.
+func BuildNetHealth(a, b Counters, g Gauges, iface string, withTCP bool) (NetHealth, error) {
+	dt := b.Time.Sub(a.Time).Seconds()
+	if dt <= 0 {
+		dt = 1e-9
+	}
+	if iface != "" && !slices.ContainsFunc(b.net, func(n netDevStat) bool { return n.Name == iface }) {
+		return NetHealth{}, fmt.Errorf("interface %q: %w", iface, ErrNoInterface)
+	}
+	r := func(x, y uint64) float64 { return round2(float64(delta(x, y)) / dt) }
+	sr := func(k string) float64 { return round2(float64(sdelta(a.snmp[k], b.snmp[k])) / dt) }
+	nh := NetHealth{IntervalMS: b.Time.Sub(a.Time).Milliseconds(), Interfaces: []NetIfHealth{}, Sockets: g.Sockstat, Counters: []NetCounter{}}
+	prev := map[string]netDevStat{}
+	for _, n := range a.net {
+		prev[n.Name] = n
+	}
+	for _, n := range b.net {
+		p, ok := prev[n.Name]
+		if !ok || (iface != "" && n.Name != iface) {
+			continue
+		}
+		nh.Interfaces = append(nh.Interfaces, NetIfHealth{Name: n.Name,
+			RxPacketsPerS: r(p.RxPackets, n.RxPackets), TxPacketsPerS: r(p.TxPackets, n.TxPackets),
+			RxErrorsPerS: r(p.RxErrors, n.RxErrors), TxErrorsPerS: r(p.TxErrors, n.TxErrors),
+			RxDroppedPerS: r(p.RxDropped, n.RxDropped), TxDroppedPerS: r(p.TxDropped, n.TxDropped),
+			RxErrorsTotal: n.RxErrors, TxErrorsTotal: n.TxErrors, RxDroppedTotal: n.RxDropped, TxDroppedTotal: n.TxDropped,
+			RxFIFOTotal: n.RxFIFO, TxCarrierTotal: n.TxCarrier})
+	}
+	if withTCP {
+		t := &TCPHealth{RetransSegsPerS: sr("TcpRetransSegs"), OutSegsPerS: sr("TcpOutSegs"), InErrsPerS: sr("TcpInErrs"),
+			CurrEstab: b.snmp["TcpCurrEstab"], ListenOverflowsPerS: sr("TcpExtListenOverflows"), ListenDropsPerS: sr("TcpExtListenDrops"),
+			ListenOverflows: b.snmp["TcpExtListenOverflows"], ListenDrops: b.snmp["TcpExtListenDrops"],
+			EstabResetsPerS: sr("TcpEstabResets"), AttemptFailsPerS: sr("TcpAttemptFails"), TimeoutsPerS: sr("TcpExtTCPTimeouts")}
+		if out := sdelta(a.snmp["TcpOutSegs"], b.snmp["TcpOutSegs"]); out > 0 {
+			t.RetransmitPercent = round2(float64(sdelta(a.snmp["TcpRetransSegs"], b.snmp["TcpRetransSegs"])) / float64(out) * 100)
+		}
+		nh.TCP = t
+	}
+	nh.UDP = UDPHealth{InErrorsPerS: sr("UdpInErrors"), RcvbufErrorsPerS: sr("UdpRcvbufErrors"), SndbufErrorsPerS: sr("UdpSndbufErrors"), NoPortsPerS: sr("UdpNoPorts")}
+	for _, k := range netCountersThatMatter {
+		if v, ok := b.snmp[k]; ok {
+			nh.Counters = append(nh.Counters, NetCounter{Name: k, Total: v, PerSec: sr(k)})
+		}
+	}
+	nh.Summary = analyzeNet(&nh)
+	return nh, nil
+}
+
+func analyzeNet(nh *NetHealth) UseSummary {
+	var fs []finding
+	for _, n := range nh.Interfaces {
+		fs = append(fs,
+			check("network", "saturation", ThreshNetDrops, ThreshNetDrops.Metric, n.RxDroppedPerS+n.TxDroppedPerS,
+				fmt.Sprintf("%s drops %.1f packets/s (rx %.1f, tx %.1f)", n.Name, n.RxDroppedPerS+n.TxDroppedPerS, n.RxDroppedPerS, n.TxDroppedPerS)),
+			check("network", "errors", ThreshNetErrors, ThreshNetErrors.Metric, n.RxErrorsPerS+n.TxErrorsPerS,
+				fmt.Sprintf("%s errors %.1f/s (rx %.1f, tx %.1f)", n.Name, n.RxErrorsPerS+n.TxErrorsPerS, n.RxErrorsPerS, n.TxErrorsPerS)))
+	}
+	if t := nh.TCP; t != nil {
+		if t.OutSegsPerS*float64(nh.IntervalMS)/1000 >= MinRetransSegs {
+			fs = append(fs, check("network", "errors", ThreshRetransmit, ThreshRetransmit.Metric, t.RetransmitPercent,
+				fmt.Sprintf("TCP retransmits %.2f%% of %.0f segments/s sent", t.RetransmitPercent, t.OutSegsPerS)))
+		}
+		fs = append(fs, check("network", "saturation", ThreshListenDrops, ThreshListenDrops.Metric, t.ListenDropsPerS,
+			fmt.Sprintf("%.1f connections/s dropped at listen queues (%.1f/s overflows)", t.ListenDropsPerS, t.ListenOverflowsPerS)))
+	}
+	return summarize(fs)
+}

@@ -1,0 +1,75 @@
+package perf
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// cgroupIn is the input of perf_cgroup_summary (spec 000 section 9.8).
+type cgroupIn struct {
+	PID        int    `json:"pid,omitempty" jsonschema:"summarise the cgroup this process belongs to; give pid or cgroup_path"`
+	CgroupPath string `json:"cgroup_path,omitempty" jsonschema:"cgroup path inside the hierarchy such as /system.slice/nginx.service, or a directory under a cgroup mount; give pid or cgroup_path"`
+	IntervalMS int    `json:"interval_ms,omitempty" jsonschema:"interval in milliseconds over which usage and throttling rates are measured, 100 to 10000; default 1000"`
+}
+
+func (s *Set) cgroupSummary() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_cgroup_summary",
+		Kind:        tool.ReadOnly,
+		Title:       "Cgroup resource summary",
+		Description: "CPU usage, quota and throttling, memory use against its limit with OOM events, PSI, I/O and task count of one cgroup (by pid or path) on cgroup v1, v2 or hybrid hosts, with suspicions.",
+		Timeout:     15 * time.Second,
+	}, s.handleCgroup).WithRange("interval_ms", minIntervalMS, maxIntervalMS).WithRange("pid", 1, 1<<22)
+}
+
+func (s *Set) handleCgroup(ctx context.Context, call *tool.Call, in cgroupIn) (hostinfo.CgroupSummary, error) {
+	if (in.PID == 0) == (in.CgroupPath == "") {
+		return hostinfo.CgroupSummary{}, tool.Errorf(tool.InvalidParams, "give exactly one of pid and cgroup_path").
+			WithSuggestion("Pass pid to summarise a process's cgroup, or cgroup_path such as /system.slice/x.service.")
+	}
+	var dirs hostinfo.CgroupDirs
+	var err error
+	if in.PID != 0 {
+		dirs, err = s.deps.Host.CgroupOfPID(in.PID)
+	} else {
+		dirs, err = s.deps.Host.CgroupByPath(in.CgroupPath)
+	}
+	switch {
+	case errors.Is(err, hostinfo.ErrPIDNotFound):
+		return hostinfo.CgroupSummary{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
+	case errors.Is(err, hostinfo.ErrCgroupNotFound):
+		return hostinfo.CgroupSummary{}, tool.Errorf(tool.CgroupNotFound, "%v", err)
+	case err != nil:
+		return hostinfo.CgroupSummary{}, tool.Wrap(tool.ExecutionFailed, err, "finding the cgroup: %v", err)
+	}
+	d := interval(in.IntervalMS)
+	before := s.deps.Host.SampleCgroup(dirs)
+	if err := s.wait(ctx, call, d, "sampling cgroup counters"); err != nil {
+		return hostinfo.CgroupSummary{}, err
+	}
+	after := s.deps.Host.SampleCgroup(dirs)
+	sum, warns := s.deps.Host.BuildCgroupSummary(dirs, before, after)
+	for _, w := range warns {
+		call.Warn("%s", w)
+	}
+	return sum, nil
+}
+
+// wait sleeps d in steps, reporting progress, and stops when ctx ends.
+func (s *Set) wait(ctx context.Context, call *tool.Call, d time.Duration, msg string) error {
+	start := time.Now()
+	for {
+		left := d - time.Since(start)
+		if left <= 0 {
+			return nil
+		}
+		if err := tool.Sleep(ctx, min(left, 250*time.Millisecond)); err != nil {
+			return err
+		}
+		call.Progress(ctx, float64(min(time.Since(start), d).Milliseconds()), float64(d.Milliseconds()), msg)
+	}
+}

@@ -1,0 +1,107 @@
+package perf
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// fdIn is the input of perf_fd_trace (spec 000 section 9.18).
+type fdIn struct {
+	PID             int  `json:"pid" jsonschema:"process to watch"`
+	DurationSeconds int  `json:"duration_seconds,omitempty" jsonschema:"how long to watch, 1 to 60 seconds; default 30"`
+	IntervalSec     int  `json:"interval_sec,omitempty" jsonschema:"seconds between samples, 1 to 10 and at most duration_seconds; default 5"`
+	IncludeFDList   bool `json:"include_fd_list,omitempty" jsonschema:"also list the open descriptors at the end; default false"`
+	MaxFDsListed    int  `json:"max_fds_listed,omitempty" jsonschema:"most descriptors listed, 10 to 1000; default 100"`
+}
+
+// fdOut is perf_fd_trace's answer.
+type fdOut struct {
+	PID          int               `json:"pid"`
+	Counts       hostinfo.FDCounts `json:"counts"`     // at the end
+	LimitSoft    uint64            `json:"limit_soft"` // RLIMIT_NOFILE; 0 is unlimited
+	LimitHard    uint64            `json:"limit_hard"`
+	LimitPercent float64           `json:"limit_percent"` // of the soft limit
+	Samples      []fdSample        `json:"samples"`
+	Growth       fdGrowth          `json:"growth"`
+	Verdict      string            `json:"verdict"` // leaking, possible_leak, stable or shrinking
+	Evidence     []string          `json:"evidence"`
+	FDs          []hostinfo.FD     `json:"fds,omitempty"`
+	FDsOmitted   int               `json:"fds_omitted,omitempty"`
+}
+
+type fdSample struct {
+	AtMS int64 `json:"at_ms"`
+	hostinfo.FDCounts
+}
+
+func (s *Set) fdTrace() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_fd_trace",
+		Kind:        tool.ReadOnly,
+		Title:       "File descriptor leak check",
+		Description: "Samples a process's open file descriptors by type (file, socket, pipe, anon, other) over duration_seconds and gives their growth, the limit and a leak verdict with its evidence.",
+		Timeout:     75 * time.Second,
+	}, s.handleFD).WithRange("pid", 1, 1<<22).WithRange("duration_seconds", 1, 60).
+		WithRange("interval_sec", 1, 10).WithRange("max_fds_listed", 10, 1000)
+}
+
+func (s *Set) handleFD(ctx context.Context, call *tool.Call, in fdIn) (fdOut, error) {
+	dur, step := time.Duration(orDefault(in.DurationSeconds, 30))*time.Second, time.Duration(orDefault(in.IntervalSec, 5))*time.Second
+	if step > dur {
+		return fdOut{}, tool.Errorf(tool.InvalidDuration, "interval_sec %v is longer than duration_seconds %v", step, dur).
+			WithSuggestion("Use an interval_sec no longer than duration_seconds, such as duration 30 and interval 5.")
+	}
+	out := fdOut{PID: in.PID, Samples: []fdSample{}}
+	start := time.Now()
+	var last hostinfo.FDReading
+	for i := 0; ; i++ {
+		r, err := s.deps.Host.ReadFDs(in.PID)
+		if errors.Is(err, hostinfo.ErrPIDNotFound) {
+			if i == 0 {
+				return fdOut{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
+			}
+			call.Warn("process %d exited during the trace; the verdict uses the samples taken before", in.PID)
+			break
+		}
+		if err != nil {
+			return fdOut{}, tool.Wrap(tool.PermissionDenied, err, "%v", err)
+		}
+		last = r
+		out.Samples = append(out.Samples, fdSample{AtMS: time.Since(start).Milliseconds(), FDCounts: r.Counts})
+		next := time.Duration(i+1) * step
+		if next > dur {
+			break
+		}
+		call.Progress(ctx, float64(time.Since(start).Milliseconds()), float64(dur.Milliseconds()), "sampling descriptors")
+		if err := tool.Sleep(ctx, time.Until(start.Add(next))); err != nil {
+			return fdOut{}, err
+		}
+	}
+	out.Counts = last.Counts
+	if soft, hard, err := s.deps.Host.FDLimit(in.PID); err == nil {
+		out.LimitSoft, out.LimitHard = soft, hard
+		if soft > 0 {
+			out.LimitPercent = round2(float64(out.Counts.Total) / float64(soft) * 100)
+		}
+	} else {
+		call.Warn("descriptor limit unknown: %v", err)
+	}
+	out.Growth, out.Verdict, out.Evidence = fdVerdict(out.Samples, out.LimitSoft)
+	if in.IncludeFDList {
+		max := orDefault(in.MaxFDsListed, 100)
+		out.FDs = last.FDs[:min(max, len(last.FDs))]
+		out.FDsOmitted = len(last.FDs) - len(out.FDs)
+	}
+	return out, nil
+}
+
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}

@@ -1,0 +1,52 @@
+package perf
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// netIn is the input of perf_net_health (spec 000 section 9.7).
+type netIn struct {
+	Interface         string `json:"interface,omitempty" jsonschema:"only this interface, such as eth0; default all"`
+	IncludeTCPDetails *bool  `json:"include_tcp_details,omitempty" jsonschema:"include TCP retransmission and listen-queue health; default true"`
+	IntervalMS        int    `json:"interval_ms,omitempty" jsonschema:"interval in milliseconds that rates are measured over, 100 to 10000; default 1000"`
+	PID               int    `json:"pid,omitempty" jsonschema:"read the network namespace of this process (a container's) instead of the host's; default the host's"`
+}
+
+func (s *Set) netHealth() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_net_health",
+		Kind:        tool.ReadOnly,
+		Title:       "Network health",
+		Description: "Interface errors and drops per second, TCP retransmit percentage, listen-queue overflows and drops, a socket summary like ss -s and the key /proc/net/snmp and netstat counters, over interval_ms, with suspicions.",
+		Timeout:     15 * time.Second,
+	}, s.handleNet).WithRange("interval_ms", minIntervalMS, maxIntervalMS).WithRange("pid", 1, 1<<22)
+}
+
+func (s *Set) handleNet(ctx context.Context, call *tool.Call, in netIn) (hostinfo.NetHealth, error) {
+	var opts *hostinfo.CounterOptions
+	if in.PID != 0 {
+		dir := s.deps.Host.Roots().Proc + "/" + strconv.Itoa(in.PID) + "/net"
+		if _, err := os.Stat(dir); err != nil {
+			return hostinfo.NetHealth{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
+		}
+		opts = &hostinfo.CounterOptions{NetDir: dir}
+	}
+	sm, err := s.sample(ctx, call, interval(in.IntervalMS), opts)
+	if err != nil {
+		return hostinfo.NetHealth{}, err
+	}
+	withTCP := in.IncludeTCPDetails == nil || *in.IncludeTCPDetails
+	nh, err := hostinfo.BuildNetHealth(sm.before, sm.after, sm.gauges, in.Interface, withTCP)
+	if errors.Is(err, hostinfo.ErrNoInterface) {
+		return hostinfo.NetHealth{}, tool.Errorf(tool.DeviceNotFound, "%v", err).
+			WithSuggestion("Leave interface out to see every interface, or use a name perf_snapshot lists under network.interfaces.")
+	}
+	return nh, err
+}

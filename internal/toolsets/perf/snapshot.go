@@ -1,0 +1,43 @@
+package perf
+
+import (
+	"context"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// snapshotIn is the input of perf_snapshot (spec 000 section 9.2).
+type snapshotIn struct {
+	IntervalMS       int   `json:"interval_ms,omitempty" jsonschema:"sampling interval in milliseconds that rates are measured over, 100 to 10000; default 1000"`
+	IncludePerCPU    bool  `json:"include_per_cpu,omitempty" jsonschema:"also split utilisation per CPU; default false"`
+	IncludePerDevice *bool `json:"include_per_device,omitempty" jsonschema:"list block devices (iostat -x columns); default true"`
+	IncludePSI       *bool `json:"include_psi,omitempty" jsonschema:"include pressure stall information when the kernel has it; default true"`
+}
+
+func (s *Set) snapshotTool() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_snapshot",
+		Kind:        tool.ReadOnly,
+		Title:       "Performance snapshot",
+		Description: "CPU, memory, per-disk I/O (iostat -x), network and TCP rates per second measured over interval_ms, with load, run queue and PSI; the baseline before perf_use_check or a profile.",
+		Timeout:     15 * time.Second,
+	}, s.handleSnapshot).WithRange("interval_ms", minIntervalMS, maxIntervalMS)
+}
+
+func (s *Set) handleSnapshot(ctx context.Context, call *tool.Call, in snapshotIn) (hostinfo.PerfSnapshot, error) {
+	snap, err := s.snapshot(ctx, call, interval(in.IntervalMS), in.IncludePerCPU)
+	if err != nil {
+		return hostinfo.PerfSnapshot{}, err
+	}
+	if in.IncludePerDevice != nil && !*in.IncludePerDevice {
+		snap.IO.Devices = []hostinfo.IODevice{}
+	}
+	if in.IncludePSI != nil && !*in.IncludePSI {
+		snap.Pressure = nil
+	} else if snap.Pressure == nil {
+		call.Warn("no pressure stall information: the kernel lacks PSI (before 4.20, or booted with psi=0)")
+	}
+	return snap, nil
+}
