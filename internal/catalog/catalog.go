@@ -6,11 +6,15 @@ package catalog
 import (
 	"github.com/hostmcp/hostmcp/internal/config"
 	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/toolsets/core"
+	"github.com/hostmcp/hostmcp/internal/toolsets/files"
 	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
+	"github.com/hostmcp/hostmcp/internal/toolsets/proc"
+	"github.com/hostmcp/hostmcp/internal/toolsets/search"
 	"github.com/hostmcp/hostmcp/internal/toolsets/system"
 )
 
@@ -24,9 +28,13 @@ type Deps struct {
 
 // Toolsets builds every toolset, in catalogue order (DESIGN.md section 3).
 func Toolsets(d *Deps) []tool.Toolset {
+	roots := fsroot.FromConfig(d.Config) // shared by files and search
 	return []tool.Toolset{
 		core.New(d.Store).Toolset(),
-		system.New(&system.Deps{Host: d.Host}).Toolset(),
+		files.New(&files.Deps{Roots: roots}).Toolset(),
+		search.New(&search.Deps{Roots: roots, Exec: d.Exec}).Toolset(),
+		proc.New(&proc.Deps{Config: d.Config.Process}).Toolset(),
+		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
 		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec}).Toolset(),
 	}
 }
