@@ -20,12 +20,12 @@ type Deps struct {
 
 // Set is the repl toolset. Its sessions live as long as the server.
 type Set struct {
-	conf    config.ReplConf
-	roots   []config.Root
-	exec    *execx.Runner // resolves conf.Programs; never runs anything itself
-	setupErr error // why sessions cannot start here, if they cannot
-	reg     *registry
-	spawn   spawner
+	conf     config.ReplConf
+	roots    []config.Root
+	exec     *execx.Runner // resolves conf.Programs; never runs anything itself
+	setupErr error         // why sessions cannot start here, if they cannot
+	reg      *registry
+	spawn    spawner
 }
 
 // New builds the repl toolset and makes the server process non-dumpable
