@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
 )
 
 // version is set at link time (-ldflags "-X main.version=v1.2.3").
 var version = "dev"
 
 func main() {
+	sessinit.Main() // a session init: never returns (see internal/toolsets/repl)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

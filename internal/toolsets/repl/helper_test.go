@@ -12,7 +12,15 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/config"
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
 )
+
+// TestMain lets the test binary serve as the session init, as the hostmcp
+// binary does: sessions re-execute /proc/self/exe.
+func TestMain(m *testing.M) {
+	sessinit.Main()
+	os.Exit(m.Run())
+}
 
 // newTestSet builds the toolset over a temporary root with the default
 // [repl] settings, changed by edit when it is not nil, and kills whatever

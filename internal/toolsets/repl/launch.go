@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
 )
 
 // termSize is the terminal a PTY session sees: wide, so that long lines
@@ -26,11 +30,13 @@ type launchSpec struct {
 }
 
 // launch starts the program and the goroutines that collect its output and
-// its exit. The child is the leader of a new session and process group
-// (Setsid), so proc_stop and ctrl-c reach all of it; with a PTY that
-// terminal is its controlling terminal, so when the server dies the kernel
-// hangs it up and signals the whole foreground job, and the leader itself
-// gets SIGKILL through Pdeathsig.
+// its exit. The program runs under a session init (package sessinit, this
+// binary re-executed) in new PID and mount namespaces, so it cannot see the
+// server or any other process of the host. The init is the leader of a new
+// session and process group (Setsid) that the program shares, so proc_stop
+// and ctrl-c reach all of it; with a PTY that terminal is its controlling
+// terminal. When the server dies the init gets SIGKILL through Pdeathsig,
+// and with it the kernel kills everything in its namespace.
 func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 	s := &session{
 		argv:     spec.argv,
@@ -43,14 +49,11 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 		done:     make(chan struct{}),
 	}
 	s.cmd = &exec.Cmd{
-		Path: spec.path,
-		Args: spec.argv,
-		Env:  spec.env,
-		Dir:  spec.dir,
-		SysProcAttr: &syscall.SysProcAttr{
-			Setsid:    true,
-			Pdeathsig: syscall.SIGKILL,
-		},
+		Path:        "/proc/self/exe", // this very binary, even if its file was replaced since
+		Args:        sessinit.Args(spec.path, spec.argv),
+		Env:         append(spec.env[:len(spec.env):len(spec.env)], sessinit.Env+"=1"),
+		Dir:         spec.dir,
+		SysProcAttr: namespaced(),
 	}
 	var childEnds []*os.File // the child's copies, closed in the parent once it started
 	if spec.pty {
@@ -66,7 +69,7 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 		s.cmd.Stdin, s.cmd.Stdout, s.cmd.Stderr = tty, tty, tty
 		s.cmd.SysProcAttr.Setctty = true // Ctty 0: the child's stdin
 		s.in, s.out = master, master
-		childEnds = []*os.File{tty}
+		childEnds = append(childEnds, tty)
 	} else {
 		inR, inW, err := os.Pipe()
 		if err != nil {
@@ -80,13 +83,22 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 		}
 		s.cmd.Stdin, s.cmd.Stdout, s.cmd.Stderr = inR, outW, outW
 		s.in, s.out = inW, outR
-		childEnds = []*os.File{inR, outW}
+		childEnds = append(childEnds, inR, outW)
 	}
-	err := sp.start(s.cmd)
+	statusR, statusW, err := os.Pipe()
+	if err == nil {
+		s.status = statusR
+		s.cmd.ExtraFiles = []*os.File{statusW} // sessinit.StatusFD
+		childEnds = append(childEnds, statusW)
+		err = sp.start(s.cmd)
+	}
 	for _, f := range childEnds {
 		f.Close()
 	}
 	if err != nil {
+		if s.status != nil {
+			s.status.Close()
+		}
 		s.in.Close()
 		if s.out != s.in {
 			s.out.Close()
@@ -94,10 +106,51 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 		return nil, err
 	}
 	s.pid = s.cmd.Process.Pid
+	s.programPID = programPID(s.pid)
 	s.started = time.Now()
 	s.lastActivity = s.started
 	pumped := make(chan struct{})
 	go s.pump(pumped)
 	go s.reap(pumped)
 	return s, nil
+}
+
+// namespaced is how a session init is started: leader of its own session,
+// killed with the server, in new PID and mount namespaces. A server that is
+// not root cannot make those alone; it adds a user namespace in which its
+// own user is root, as `unshare -r` does, which lets init mount its /proc
+// and gives the program no more than the server's user had on the host.
+func namespaced() *syscall.SysProcAttr {
+	attr := &syscall.SysProcAttr{
+		Setsid:     true,
+		Pdeathsig:  syscall.SIGKILL,
+		Cloneflags: syscall.CLONE_NEWPID | syscall.CLONE_NEWNS,
+	}
+	if uid := os.Geteuid(); uid != 0 {
+		attr.Cloneflags |= syscall.CLONE_NEWUSER
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: uid, Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}}
+	}
+	return attr
+}
+
+// programPID finds the host PID of the program, the only child of the
+// session init at pid, waiting a little for init to fork it. That is the
+// PID an agent wants to see (to profile or trace the program); the init's
+// stays the one the session is signalled and waited through. When the
+// program never started the init's PID stands in.
+func programPID(pid int) int {
+	path := fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			break // init has already ended
+		}
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			if child, err := strconv.Atoi(f[0]); err == nil {
+				return child
+			}
+		}
+	}
+	return pid
 }

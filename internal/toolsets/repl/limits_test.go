@@ -2,6 +2,7 @@ package repl
 
 import (
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -106,29 +107,49 @@ func TestPipeMode(t *testing.T) {
 	}
 }
 
-// A session cannot reach into the server: as the same user it may not
-// read the server's environment, memory or descriptors, and it runs
-// without CAP_SYS_PTRACE.
+// A session cannot reach into the server: in its own PID namespace with
+// its own /proc it cannot even name the server's process (so cannot read
+// its environment, memory or descriptors), it cannot unmount that /proc to
+// see the host's, and it runs without CAP_SYS_PTRACE or CAP_SYS_ADMIN.
 func TestSessionCannotReadServer(t *testing.T) {
 	s := newTestSet(t, nil)
 	st := startPython(t, s)
 	self := strconv.Itoa(os.Getpid())
 	for _, f := range []string{"environ", "mem", "fd"} {
-		code := "import os\ntry:\n  p = '/proc/" + self + "/" + f + "'\n  os.listdir(p) if p.endswith('fd') else open(p, 'rb').read(1)\n  print('READ', p)\nexcept PermissionError:\n  print('DENIED')\n"
+		code := "import os\ntry:\n  p = '/proc/" + self + "/" + f + "'\n  os.listdir(p) if p.endswith('fd') else open(p, 'rb').read(1)\n  print('READ', p)\nexcept (PermissionError, FileNotFoundError):\n  print('DENIED')\n"
 		if got := eval(t, s, st.ProcID, code); !strings.Contains(got, "\nDENIED\n") {
 			t.Errorf("%s: %q", f, got)
 		}
 	}
-	status, err := os.ReadFile("/proc/" + strconv.Itoa(st.PID) + "/status")
-	if err != nil {
-		t.Fatal(err)
+	code := "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nprint('UMOUNT', libc.umount2(b'/proc', 2), ctypes.get_errno())\nprint('PIDS', sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))\n"
+	got := eval(t, s, st.ProcID, code)
+	if !strings.Contains(got, "UMOUNT -1 1\n") { // EPERM
+		t.Errorf("umount of the private /proc: %q", got)
 	}
-	for _, line := range strings.Split(string(status), "\n") {
-		if name, v, ok := strings.Cut(line, ":\t"); ok && (name == "CapEff" || name == "CapPrm" || name == "CapBnd") {
-			caps, _ := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
-			if caps&(1<<19) != 0 {
-				t.Errorf("the session has CAP_SYS_PTRACE in %s", name)
+	if !regexp.MustCompile(`PIDS \[1, \d+\]\n`).MatchString(got) { // init and python, nothing of the host
+		t.Errorf("processes visible to the session: %q", got)
+	}
+	for name, caps := range capSets(t, strconv.Itoa(st.PID)) {
+		for _, c := range []uint{19, 21} { // CAP_SYS_PTRACE, CAP_SYS_ADMIN
+			if caps&(1<<c) != 0 {
+				t.Errorf("the session has capability %d in %s", c, name)
 			}
 		}
 	}
+}
+
+// capSets reads a process's capability sets from its status file.
+func capSets(t *testing.T, pid string) map[string]uint64 {
+	t.Helper()
+	status, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := map[string]uint64{}
+	for _, line := range strings.Split(string(status), "\n") {
+		if name, v, ok := strings.Cut(line, ":\t"); ok && (name == "CapEff" || name == "CapPrm" || name == "CapBnd") {
+			sets[name], _ = strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+		}
+	}
+	return sets
 }

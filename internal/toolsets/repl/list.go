@@ -59,7 +59,7 @@ func (s *Set) handleSessions(ctx context.Context, call *tool.Call, in sessionsIn
 		sess.mu.Lock()
 		info := sessionInfo{
 			ProcID:      sess.id,
-			PID:         sess.pid,
+			PID:         sess.programPID,
 			Command:     sess.argv,
 			Cwd:         sess.cwd,
 			PTY:         sess.pty,

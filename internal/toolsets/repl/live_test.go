@@ -108,10 +108,12 @@ func TestExitCodes(t *testing.T) {
 func TestStopEscalates(t *testing.T) {
 	s := newTestSet(t, nil)
 	st := startPython(t, s)
-	out := eval(t, s, st.ProcID, "import signal, subprocess; signal.signal(signal.SIGTERM, signal.SIG_IGN); c = subprocess.Popen(['sleep', '300']); print('child', c.pid)")
+	eval(t, s, st.ProcID, "import signal, subprocess; signal.signal(signal.SIGTERM, signal.SIG_IGN); c = subprocess.Popen(['sleep', '300']); print('child', c.pid)")
+	// The pid python prints is its namespace's; the host's is found from outside.
+	kids, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", st.PID, st.PID))
 	var child int
-	if _, err := fmt.Sscanf(out[strings.Index(out, "child "):], "child %d", &child); err != nil {
-		t.Fatalf("no child pid in %q", out)
+	if _, err2 := fmt.Sscanf(string(kids), "%d", &child); err != nil || err2 != nil {
+		t.Fatalf("no child of python3 %d: %q %v %v", st.PID, kids, err, err2)
 	}
 	stop := mustRun[stopOut](t, s.stopTool(), map[string]any{"proc_id": st.ProcID, "grace_ms": 300})
 	if !stop.Escalated || stop.Signal != "SIGKILL" {

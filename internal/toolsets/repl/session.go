@@ -2,8 +2,10 @@ package repl
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -35,9 +37,11 @@ type session struct {
 	started time.Time
 	home    string // a private HOME, removed when the session ends
 
-	cmd     *exec.Cmd
-	pid     int
-	in, out *os.File // the PTY master twice, or the stdin and output pipes
+	cmd        *exec.Cmd
+	pid        int      // the session init: leader of the session's process group
+	programPID int      // the program, as the host sees it
+	in, out    *os.File // the PTY master twice, or the stdin and output pipes
+	status     *os.File // where the session init reports the program's wait status
 
 	mu           sync.Mutex
 	buf          *ring
@@ -109,17 +113,34 @@ func (s *session) reap(pumped <-chan struct{}) {
 	}
 	_ = os.RemoveAll(s.home)
 
+	ws, known := s.programStatus()
 	s.mu.Lock()
 	s.exited, s.ended, s.exitCode = true, time.Now(), -1
-	if ps := s.cmd.ProcessState; ps != nil {
-		s.exitCode = ps.ExitCode()
-		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	if known {
+		s.exitCode = ws.ExitStatus() // -1 when a signal ended it
+		if ws.Signaled() {
 			s.signal = unix.SignalName(ws.Signal())
 		}
 	}
 	s.notifyLocked()
 	s.mu.Unlock()
 	close(s.done)
+}
+
+// programStatus is how the program ended: as its init reported it, or, when
+// the init itself was killed first (SIGKILL from proc_stop or the limits),
+// the init's own status, which the program shared: the kernel killed it too.
+func (s *session) programStatus() (syscall.WaitStatus, bool) {
+	defer s.status.Close()
+	b, _ := io.ReadAll(io.LimitReader(s.status, 32)) // the init is gone: EOF follows its report
+	if n, err := strconv.ParseUint(string(b), 10, 32); err == nil {
+		return syscall.WaitStatus(n), true
+	}
+	if ps := s.cmd.ProcessState; ps != nil {
+		ws, ok := ps.Sys().(syscall.WaitStatus)
+		return ws, ok
+	}
+	return 0, false
 }
 
 // waitExited blocks until pid has exited, leaving it a zombie. It reports

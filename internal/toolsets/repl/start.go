@@ -20,7 +20,7 @@ type startIn struct {
 // startOut is the answer of proc_start.
 type startOut struct {
 	ProcID  string   `json:"proc_id" jsonschema:"the session's id for proc_send, proc_read and proc_stop"`
-	PID     int      `json:"pid" jsonschema:"process id of the program, leader of its own process group"`
+	PID     int      `json:"pid" jsonschema:"process id of the program (it runs in its own PID namespace under a small init, which leads its process group)"`
 	Command []string `json:"command" jsonschema:"the argv that was started"`
 	Cwd     string   `json:"cwd" jsonschema:"the directory it runs in"`
 	PTY     bool     `json:"pty" jsonschema:"whether it runs under a pseudo-terminal"`
@@ -85,7 +85,7 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 	sess.wait(ctx, waitRule{quiet: startQuiet, deadline: time.Now().Add(wait)})
 	return startOut{
 		ProcID:  sess.id,
-		PID:     sess.pid,
+		PID:     sess.programPID,
 		Command: sess.argv,
 		Cwd:     dir,
 		PTY:     pty,

@@ -1,0 +1,151 @@
+// Package sessinit is the first process of every interactive session. The
+// server starts it by re-executing its own binary (/proc/self/exe) in new
+// PID and mount namespaces; it mounts a private /proc, gives up the
+// capabilities that would let a process leave those namespaces or reach
+// into others, and then runs the session's program as its only child.
+//
+// Why: a session runs code of the agent's choosing, often as root. In its
+// own PID namespace with its own /proc it cannot even name the server, so
+// it cannot read the server's environment (the HTTP token), memory or
+// descriptors, nor signal it; and when this init dies, for whatever reason,
+// the kernel kills everything left in the namespace, so nothing a session
+// started can outlive it or the server.
+package sessinit
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Env marks a process started as a session init. Its value is "1".
+const Env = "HOSTMCP_SESSINIT"
+
+// StatusFD is the descriptor on which init reports the wait status of the
+// session's program, in decimal, before it exits. The server reads it
+// because init, as PID 1 of its namespace, cannot die of the signal that
+// ended the program and so cannot pass that on in its own status.
+const StatusFD = 3
+
+// Argv0 names the init in process listings.
+const Argv0 = "hostmcp-session"
+
+// Main runs this process as a session init, and never returns, when it was
+// started as one; otherwise it returns at once. Call it first in main, and
+// in TestMain of tests whose binary starts sessions.
+func Main() {
+	if os.Getenv(Env) != "1" {
+		return
+	}
+	code, err := run(os.Args[1:])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hostmcp session: %v\n", err)
+	}
+	os.Exit(code)
+}
+
+// Args builds init's argument list: the program's absolute path, then its
+// argv.
+func Args(path string, argv []string) []string {
+	return append([]string{Argv0, path}, argv...)
+}
+
+// run sets up the namespace and runs args[0] with argv args[1:].
+func run(args []string) (int, error) {
+	if len(args) < 2 {
+		return 127, fmt.Errorf("want a program path and its argv, got %q", args)
+	}
+	// Capabilities and no_new_privs are per thread and a child inherits
+	// them from the thread that forks it: drop them on this thread and
+	// fork from it.
+	runtime.LockOSThread()
+	if err := privateProc(); err != nil {
+		return 127, err
+	}
+	if err := dropPrivileges(); err != nil {
+		return 127, err
+	}
+	unix.CloseOnExec(StatusFD) // the report is ours, not the program's
+
+	// Signals the server or the terminal sends to the session's process
+	// group reach the program directly (it shares this process group);
+	// catching them here keeps init alive until the program has ended.
+	// Caught, not ignored: exec resets caught signals, never ignored ones.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH)
+	go func() {
+		for range sigs {
+		}
+	}()
+
+	cmd := &exec.Cmd{
+		Path:        args[0],
+		Args:        args[1:],
+		Env:         withoutMarker(os.Environ()),
+		Stdin:       os.Stdin,
+		Stdout:      os.Stdout,
+		Stderr:      os.Stderr,
+		SysProcAttr: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	}
+	if err := cmd.Start(); err != nil {
+		return 127, err
+	}
+	ws := reap(cmd.Process.Pid)
+	status := os.NewFile(StatusFD, "status")
+	_, _ = fmt.Fprint(status, strconv.FormatUint(uint64(ws), 10))
+	_ = status.Close()
+	switch {
+	case ws.Exited():
+		return ws.ExitStatus(), nil
+	case ws.Signaled():
+		return 128 + int(ws.Signal()), nil
+	}
+	return 1, nil
+}
+
+// reap waits for children until pid has ended and returns its status. As
+// PID 1 of the namespace init inherits every orphan, and reaps them too.
+func reap(pid int) unix.WaitStatus {
+	for {
+		var ws unix.WaitStatus
+		got, err := unix.Wait4(-1, &ws, 0, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || got == pid {
+			return ws
+		}
+	}
+}
+
+// privateProc makes this mount namespace's mounts private, so nothing done
+// here propagates to the host, and mounts a /proc that shows this PID
+// namespace only.
+func privateProc() error {
+	if err := unix.Mount("none", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making mounts private: %w", err)
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mounting a private /proc: %w", err)
+	}
+	return nil
+}
+
+// withoutMarker returns env without Env, so the program's own children
+// that happen to be hostmcp do not take themselves for an init.
+func withoutMarker(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if len(kv) > len(Env) && kv[:len(Env)+1] == Env+"=" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
