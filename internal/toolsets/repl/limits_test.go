@@ -121,7 +121,8 @@ func TestSessionCannotReadServer(t *testing.T) {
 			t.Errorf("%s: %q", f, got)
 		}
 	}
-	code := "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nprint('UMOUNT', libc.umount2(b'/proc', 2), ctypes.get_errno())\nprint('PIDS', sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))\n"
+	// One line: eval returns at the first prompt.
+	code := "import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); print('UMOUNT', libc.umount2(b'/proc', 2), ctypes.get_errno()); print('PIDS', sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))"
 	got := eval(t, s, st.ProcID, code)
 	if !strings.Contains(got, "UMOUNT -1 1\n") { // EPERM
 		t.Errorf("umount of the private /proc: %q", got)
