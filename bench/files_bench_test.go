@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -95,7 +94,11 @@ func statusKB(b *testing.B, pid int, key string) int {
 func goSrc(b *testing.B) string {
 	b.Helper()
 	dst := filepath.Join(b.TempDir(), "src")
-	if out, err := exec.Command("cp", "-a", filepath.Join(runtime.GOROOT(), "src"), dst).CombinedOutput(); err != nil {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Fatalf("go env GOROOT: %v", err)
+	}
+	if out, err := exec.Command("cp", "-a", filepath.Join(strings.TrimSpace(string(goroot)), "src"), dst).CombinedOutput(); err != nil {
 		b.Fatalf("copying GOROOT/src: %v %s", err, out)
 	}
 	return dst

@@ -29,6 +29,6 @@ func (s *Set) Toolset() tool.Toolset {
 		Name:           "perf",
 		Description:    "Performance troubleshooting from procfs and sysfs: host capabilities and the USE method.",
 		DefaultEnabled: true,
-		Tools:          []*tool.Def{s.info(), s.snapshotTool(), s.useCheck(), s.cgroupSummary()},
+		Tools:          []*tool.Def{s.info(), s.snapshotTool(), s.useCheck(), s.netHealth(), s.cgroupSummary(), s.fdTrace()},
 	}
 }
