@@ -59,7 +59,7 @@ func sanitize(s string) string {
 
 // isKernel reports whether a frame is kernel code, for include_kernel.
 func isKernel(f Frame) bool {
-	return strings.HasPrefix(f.Module, "[kernel") || f.Module == "[vdso]" && false
+	return strings.HasPrefix(f.Module, "[kernel")
 }
 
 // DropKernel removes kernel frames; a sample left with no frame keeps one
