@@ -15,6 +15,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/server"
 	"github.com/hostmcp/hostmcp/internal/store"
+	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // Programs are the executables any toolset may run, resolved to absolute
@@ -27,6 +28,8 @@ type App struct {
 	Config *config.Config
 	Store  *store.Store
 	Server *server.Server
+
+	toolsets []tool.Toolset
 }
 
 // Open builds everything the configuration asks for. Close releases it.
@@ -47,18 +50,19 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 		return nil, fmt.Errorf("resolving programs: %w", err)
 	}
 	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{})}
-	srv, err := server.New(server.Options{
+	a := &App{Config: cfg, Store: st, toolsets: catalog.Toolsets(deps)}
+	a.Server, err = server.New(server.Options{
 		Config:   cfg,
 		Store:    st,
 		Version:  version,
 		Logger:   log,
-		Toolsets: catalog.Toolsets(deps),
+		Toolsets: a.toolsets,
 	})
 	if err != nil {
-		st.Close()
+		a.Close()
 		return nil, err
 	}
-	return &App{Config: cfg, Store: st, Server: srv}, nil
+	return a, nil
 }
 
 // RunSweeper expires handles in the background until ctx ends.
@@ -66,5 +70,13 @@ func (a *App) RunSweeper(ctx context.Context) {
 	go a.Store.RunSweeper(ctx, sweepEvery)
 }
 
-// Close releases the store.
-func (a *App) Close() error { return a.Store.Close() }
+// Close ends what the toolsets keep running (sessions, jobs), then
+// releases the store.
+func (a *App) Close() error {
+	for _, ts := range a.toolsets {
+		if ts.Close != nil {
+			ts.Close()
+		}
+	}
+	return a.Store.Close()
+}

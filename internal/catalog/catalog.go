@@ -14,6 +14,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/toolsets/files"
 	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
 	"github.com/hostmcp/hostmcp/internal/toolsets/proc"
+	"github.com/hostmcp/hostmcp/internal/toolsets/repl"
 	"github.com/hostmcp/hostmcp/internal/toolsets/search"
 	"github.com/hostmcp/hostmcp/internal/toolsets/system"
 )
@@ -34,6 +35,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		files.New(&files.Deps{Roots: roots}).Toolset(),
 		search.New(&search.Deps{Roots: roots, Exec: d.Exec}).Toolset(),
 		proc.New(&proc.Deps{Config: d.Config.Process}).Toolset(),
+		repl.New(&repl.Deps{Config: d.Config}).Toolset(),
 		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
 		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec}).Toolset(),
 	}

@@ -9,4 +9,7 @@ type Toolset struct {
 	// named no toolsets. Sensitive ones (logs) are off by default.
 	DefaultEnabled bool
 	Tools          []*Def
+	// Close, when set, ends what the toolset keeps running between calls
+	// (interactive sessions, background jobs) when the server shuts down.
+	Close func()
 }

@@ -52,6 +52,7 @@ func (s *Set) Toolset() tool.Toolset {
 		Description:    "Interactive sessions of allowlisted programs (python3, node, ...) under a pseudo-terminal: start, send input and keys, read output, stop.",
 		DefaultEnabled: true,
 		Tools:          []*tool.Def{s.start(), s.send(), s.read(), s.stopTool(), s.sessions()},
+		Close:          s.Close,
 	}
 }
 

@@ -1,0 +1,109 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hostmcp/hostmcp/internal/testutil"
+)
+
+// A python3 session through the real binary over stdio evaluates 2+2, and
+// when the server is killed with SIGKILL (no chance to clean up) nothing it
+// started is left: not the session's init, not python3, not a process
+// python3 started in a session of its own, out of reach of the terminal's
+// hangup and of the process group.
+func TestSessionsDieWithKilledServer(t *testing.T) {
+	testutil.RequireBinary(t, "python3")
+	ctx := testCtx(t)
+	e := newEnv(t, "")
+	cmd := exec.Command(binary, e.args("serve")...)
+	cmd.Stderr = &testLog{t: t}
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	tools := listTools(t, ctx, cs)
+
+	env, _ := call(t, ctx, cs, tools, "proc_start", map[string]any{"command": []string{"python3", "-q"}})
+	var st struct {
+		ProcID string `json:"proc_id"`
+		PID    int    `json:"pid"`
+	}
+	mustData(t, env, &st)
+	env, _ = call(t, ctx, cs, tools, "proc_send", map[string]any{"proc_id": st.ProcID, "input": "import subprocess; c = subprocess.Popen(['sleep', '300'], start_new_session=True); 2+2"})
+	mustData(t, env, &struct{}{})
+	env, _ = call(t, ctx, cs, tools, "proc_read", map[string]any{"proc_id": st.ProcID, "timeout_ms": 10000, "until_quiet_ms": 5000})
+	var rd struct {
+		Output string `json:"output"`
+	}
+	mustData(t, env, &rd)
+	if !strings.Contains(rd.Output, "\n4\n") {
+		t.Fatalf("2+2 gave %q", rd.Output)
+	}
+
+	started := descendants(cmd.Process.Pid)
+	if len(started) < 3 { // init, python3, sleep
+		t.Fatalf("want the session's init, python3 and sleep under the server, found %v", started)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range started {
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if alive(pid) {
+			t.Errorf("pid %d outlived the killed server", pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL) // ours: a descendant of the server this test started
+		}
+	}
+}
+
+// mustData fails the test on an error envelope and decodes its data.
+func mustData(t *testing.T, env envelope, v any) {
+	t.Helper()
+	if !env.Success {
+		t.Fatalf("%s failed: %+v", env.Tool, env.Error)
+	}
+	if err := json.Unmarshal(env.Data, v); err != nil {
+		t.Fatalf("%s data: %v", env.Tool, err)
+	}
+}
+
+// descendants lists every process under pid, depth first.
+func descendants(pid int) []int {
+	var out []int
+	tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	for _, task := range tasks {
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + task.Name() + "/children")
+		for _, f := range strings.Fields(string(b)) {
+			if child, err := strconv.Atoi(f); err == nil {
+				out = append(out, child)
+				out = append(out, descendants(child)...)
+			}
+		}
+	}
+	return out
+}
+
+// alive reports whether pid exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
