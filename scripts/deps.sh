@@ -33,6 +33,10 @@ want ripgrep rg
 want iproute2 ip
 want procps ps
 want util-linux nsenter
+want python3 /usr/bin/python3                                # repl sessions
+want dbus-daemon dbus-daemon                                 # sys_services' private test bus
+want systemd /usr/bin/journalctl                             # sys_logs
+want systemd-journal-remote /lib/systemd/systemd-journal-remote # writes the journal sys_logs tests read
 if ! command -v node >/dev/null 2>&1; then
 	missing+=(nodejs npm)
 elif ! command -v npm >/dev/null 2>&1; then

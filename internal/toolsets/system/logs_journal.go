@@ -32,8 +32,9 @@ func (s *Set) hasJournal() bool {
 }
 
 // journalArgs builds journalctl's argv. Every value the agent chose sits
-// inside a --flag=value argument, so none can be read as an option.
-func journalArgs(q *logQuery) []string {
+// inside a --flag=value argument, so none can be read as an option. dir,
+// when set, is the one journal directory to read instead of the system's.
+func journalArgs(q *logQuery, dir string) []string {
 	n := q.lines
 	if q.grep != nil {
 		n = min(q.lines*50, maxJournalScan)
@@ -41,6 +42,9 @@ func journalArgs(q *logQuery) []string {
 	args := []string{"--no-pager", "--quiet", "--output=json",
 		"--output-fields=MESSAGE,PRIORITY,_SYSTEMD_UNIT,SYSLOG_IDENTIFIER,_PID",
 		"--lines=" + strconv.Itoa(n)}
+	if dir != "" {
+		args = append(args, "--directory="+dir)
+	}
 	if q.unit != "" {
 		args = append(args, "--unit="+q.unit)
 	}
@@ -59,7 +63,7 @@ func (s *Set) journal(ctx context.Context, q *logQuery) (logsOut, error) {
 	var parseErr error
 	res, err := s.deps.Exec.Run(ctx, execx.Cmd{
 		Name:      "journalctl",
-		Args:      journalArgs(q),
+		Args:      journalArgs(q, s.journalDir),
 		MaxOutput: 4 << 10, // entries are parsed as they stream; keep little
 		OnStdoutLine: func(line []byte) {
 			out.Scanned++

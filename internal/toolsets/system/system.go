@@ -29,6 +29,10 @@ type Set struct {
 	// journalDirs are where journal files live; with none there, sys_logs
 	// reads the log files.
 	journalDirs []string
+	// journalDir, when set, is the only journal directory read (journalctl
+	// --directory), such as a container's or a copied machine's journal;
+	// empty reads the system journal.
+	journalDir string
 }
 
 // New builds the system toolset.
