@@ -1,7 +1,11 @@
 package fsroot
 
 import (
+	"context"
 	"path/filepath"
+	"strings"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // Narrow returns the intersection of this set with a client's MCP roots
@@ -42,4 +46,28 @@ func (s *Set) Narrow(client []string) *Set {
 		}
 	}
 	return out
+}
+
+// ForCall is the set one call may use: s itself, or s narrowed to the
+// calling client's MCP roots when the client listed any file:// roots (a
+// client that lists none has told us nothing to narrow to). release frees
+// what narrowing opened; call it when the call is done. A client whose
+// roots all lie outside s gets an error rather than s: narrowing never
+// widens, so it must not silently fall back either.
+func (s *Set) ForCall(ctx context.Context, call *tool.Call) (set *Set, release func(), err error) {
+	paths, declared, err := call.ClientRoots(ctx)
+	if err != nil {
+		return nil, nil, tool.Wrap(tool.ExecutionFailed, err, "asking the client for its roots: %v", err).
+			WithSuggestion("The client declared MCP roots but did not list them; retry, or reconnect the client.")
+	}
+	if !declared || len(paths) == 0 {
+		return s, func() {}, nil
+	}
+	n := s.Narrow(paths)
+	if len(n.roots) == 0 {
+		n.Close()
+		return nil, nil, tool.Errorf(tool.InvalidPath, "none of the client's roots (%s) lies inside the roots this server allows", strings.Join(paths, ", ")).
+			WithSuggestion("Open a workspace inside one of the server's roots, or ask the operator to allow it (--root).")
+	}
+	return n, func() { n.Close() }, nil
 }

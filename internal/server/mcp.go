@@ -16,8 +16,9 @@ const instructions = "hostmcp operates and diagnoses this Linux host. Every resu
 	"page them with handle_read. For a slow machine start with perf_info, then sys_snapshot."
 
 func (s *Server) buildMCP() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "hostmcp", Title: "hostmcp", Version: s.opts.Version},
-		&mcp.ServerOptions{Instructions: instructions, Logger: s.log})
+	opts := &mcp.ServerOptions{Instructions: instructions, Logger: s.log}
+	s.roots.listen(opts)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostmcp", Title: "hostmcp", Version: s.opts.Version}, opts)
 	for _, d := range s.order {
 		srv.AddTool(d.MCPTool(), s.mcpHandler(d))
 	}
@@ -31,7 +32,7 @@ func (s *Server) buildMCP() *mcp.Server {
 // the envelope, and would answer bad arguments without our error codes.
 func (s *Server) mcpHandler(d *tool.Def) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		inv := tool.Invocation{Def: d, Args: req.Params.Arguments, Session: sessionName(req.Session, s.session)}
+		inv := tool.Invocation{Def: d, Args: req.Params.Arguments, Session: sessionName(req.Session, s.session), ClientRoots: s.roots.forSession(req.Session)}
 		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 			ss := req.Session
 			inv.Progress = func(ctx context.Context, progress, total float64, message string) {

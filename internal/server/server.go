@@ -42,6 +42,7 @@ type Server struct {
 	mcp     *mcp.Server
 	log     *slog.Logger
 	session string // names the stdio client in call records
+	roots   *clientRoots
 }
 
 // New builds the server from the enabled toolsets.
@@ -61,6 +62,7 @@ func New(opts Options) (*Server, error) {
 		served:  served,
 		metrics: NewMetrics(),
 		log:     log,
+		roots:   newClientRoots(),
 		session: fmt.Sprintf("local-%d", os.Getpid()),
 	}
 	for _, ts := range served {

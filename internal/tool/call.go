@@ -14,6 +14,11 @@ type HandleSink func(ctx context.Context, typ string, meta map[string]any, paylo
 // ProgressFunc sends one progress notification to the client.
 type ProgressFunc func(ctx context.Context, progress, total float64, message string)
 
+// ClientRootsFunc lists the client's MCP roots as absolute paths. declared
+// is false when the client did not declare the roots capability, which
+// leaves the configured roots as they are.
+type ClientRootsFunc func(ctx context.Context) (paths []string, declared bool, err error)
+
 // Call is what a handler knows about the call it serves beyond its input:
 // who called, and the shared mechanisms it may use (warnings, handles,
 // progress).
@@ -21,8 +26,9 @@ type Call struct {
 	Tool    string
 	Session string
 
-	handles  HandleSink
-	progress ProgressFunc
+	handles     HandleSink
+	progress    ProgressFunc
+	clientRoots ClientRootsFunc
 
 	mu           sync.Mutex
 	warnings     []string
@@ -54,6 +60,15 @@ func (c *Call) PutHandle(ctx context.Context, typ string, meta map[string]any, p
 		return "", Wrap(Internal, err, "storing a handle: %v", err)
 	}
 	return id, nil
+}
+
+// ClientRoots lists the calling client's MCP roots (see ClientRootsFunc);
+// declared is false when there is no client to ask or it has no roots.
+func (c *Call) ClientRoots(ctx context.Context) (paths []string, declared bool, err error) {
+	if c == nil || c.clientRoots == nil {
+		return nil, false, nil
+	}
+	return c.clientRoots(ctx)
 }
 
 // progressEvery bounds notifications so a chatty loop cannot flood the client.

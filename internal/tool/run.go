@@ -35,6 +35,9 @@ type Invocation struct {
 	Args     json.RawMessage
 	Session  string
 	Progress ProgressFunc // nil when the client sent no progress token
+	// ClientRoots lists the calling client's MCP roots; nil when the
+	// transport has no client to ask (the CLI).
+	ClientRoots ClientRootsFunc
 }
 
 // Result is one call's answer: the envelope and its compact JSON, which is
@@ -74,7 +77,7 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 	}
 	start := now()
 	lim := r.limits(inv.Def.Spec)
-	call := &Call{Tool: inv.Def.Spec.Name, Session: inv.Session, handles: r.Handles, progress: inv.Progress}
+	call := &Call{Tool: inv.Def.Spec.Name, Session: inv.Session, handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots}
 
 	data, err := r.invoke(ctx, inv, call, lim.Timeout)
 	env := Envelope{

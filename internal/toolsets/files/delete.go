@@ -35,11 +35,16 @@ func (s *Set) delete() *tool.Def {
 }
 
 func (s *Set) handleDelete(ctx context.Context, call *tool.Call, in deleteIn) (deleteOut, error) {
-	loc, err := s.roots.Resolve(in.Path)
+	roots, release, err := s.roots.ForCall(ctx, call)
 	if err != nil {
 		return deleteOut{}, err
 	}
-	if err := s.roots.CheckRemovable(loc); err != nil {
+	defer release()
+	loc, err := roots.Resolve(in.Path)
+	if err != nil {
+		return deleteOut{}, err
+	}
+	if err := roots.CheckRemovable(loc); err != nil {
 		return deleteOut{}, err
 	}
 	st, err := loc.Lstat()
@@ -73,7 +78,7 @@ func (s *Set) handleDelete(ctx context.Context, call *tool.Call, in deleteIn) (d
 		}
 		return out, nil
 	}
-	if err := s.roots.Remove(loc, in.Recursive); err != nil {
+	if err := roots.Remove(loc, in.Recursive); err != nil {
 		return deleteOut{}, err
 	}
 	out.Deleted = true

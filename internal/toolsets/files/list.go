@@ -69,7 +69,12 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	if in.Path == "" {
 		in.Path = "."
 	}
-	loc, err := s.roots.Resolve(in.Path)
+	roots, release, err := s.roots.ForCall(ctx, call)
+	if err != nil {
+		return listOut{}, err
+	}
+	defer release()
+	loc, err := roots.Resolve(in.Path)
 	if err != nil {
 		return listOut{}, err
 	}

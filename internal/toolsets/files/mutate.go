@@ -30,16 +30,21 @@ func (s *Set) move() *tool.Def {
 	}, s.handleMove)
 }
 
-func (s *Set) handleMove(_ context.Context, _ *tool.Call, in moveIn) (moveOut, error) {
-	src, err := s.roots.Resolve(in.Source)
+func (s *Set) handleMove(ctx context.Context, call *tool.Call, in moveIn) (moveOut, error) {
+	roots, release, err := s.roots.ForCall(ctx, call)
 	if err != nil {
 		return moveOut{}, err
 	}
-	dst, err := s.roots.Resolve(in.Target)
+	defer release()
+	src, err := roots.Resolve(in.Source)
 	if err != nil {
 		return moveOut{}, err
 	}
-	copied, err := s.roots.Move(src, dst, in.Overwrite)
+	dst, err := roots.Resolve(in.Target)
+	if err != nil {
+		return moveOut{}, err
+	}
+	copied, err := roots.Move(src, dst, in.Overwrite)
 	if err != nil {
 		return moveOut{}, err
 	}
@@ -66,8 +71,13 @@ func (s *Set) mkdirs() *tool.Def {
 	}, s.handleMkdirs)
 }
 
-func (s *Set) handleMkdirs(_ context.Context, _ *tool.Call, in mkdirsIn) (mkdirsOut, error) {
-	loc, err := s.roots.Resolve(in.Path)
+func (s *Set) handleMkdirs(ctx context.Context, call *tool.Call, in mkdirsIn) (mkdirsOut, error) {
+	roots, release, err := s.roots.ForCall(ctx, call)
+	if err != nil {
+		return mkdirsOut{}, err
+	}
+	defer release()
+	loc, err := roots.Resolve(in.Path)
 	if err != nil {
 		return mkdirsOut{}, err
 	}

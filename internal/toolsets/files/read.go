@@ -50,14 +50,19 @@ func (s *Set) read() *tool.Def {
 	}, s.handleRead).WithRange("max_lines", 0, 2000)
 }
 
-func (s *Set) handleRead(_ context.Context, call *tool.Call, in readIn) (readOut, error) {
+func (s *Set) handleRead(ctx context.Context, call *tool.Call, in readIn) (readOut, error) {
 	if in.MaxLines == 0 {
 		in.MaxLines = 200
 	}
 	if in.MaxLines < 1 || in.MaxLines > 2000 {
 		return readOut{}, tool.Errorf(tool.InvalidArgument, "max_lines must be 1 to 2000, not %d", in.MaxLines)
 	}
-	loc, err := s.roots.Resolve(in.Path)
+	roots, release, err := s.roots.ForCall(ctx, call)
+	if err != nil {
+		return readOut{}, err
+	}
+	defer release()
+	loc, err := roots.Resolve(in.Path)
 	if err != nil {
 		return readOut{}, err
 	}

@@ -36,11 +36,16 @@ func (s *Set) write() *tool.Def {
 	}, s.handleWrite).WithEnum("mode", "rewrite", "append")
 }
 
-func (s *Set) handleWrite(_ context.Context, _ *tool.Call, in writeIn) (writeOut, error) {
+func (s *Set) handleWrite(ctx context.Context, call *tool.Call, in writeIn) (writeOut, error) {
 	if in.ExpectedSHA256 != "" && !hexSHA.MatchString(in.ExpectedSHA256) {
 		return writeOut{}, tool.Errorf(tool.InvalidArgument, "expected_sha256 must be 64 lowercase hex digits, not %q", in.ExpectedSHA256)
 	}
-	loc, err := s.roots.Resolve(in.Path)
+	roots, release, err := s.roots.ForCall(ctx, call)
+	if err != nil {
+		return writeOut{}, err
+	}
+	defer release()
+	loc, err := roots.Resolve(in.Path)
 	if err != nil {
 		return writeOut{}, err
 	}

@@ -62,7 +62,12 @@ func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) 
 	if err != nil {
 		return contentOut{}, err
 	}
-	req, err := s.prepare(in)
+	roots, release, err := s.roots.ForCall(ctx, call)
+	if err != nil {
+		return contentOut{}, err
+	}
+	defer release()
+	req, err := s.prepare(roots, in)
 	if err != nil {
 		return contentOut{}, err
 	}
@@ -96,7 +101,7 @@ func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) 
 	return out, nil
 }
 
-func (s *Set) prepare(in contentIn) (*searchReq, error) {
+func (s *Set) prepare(roots *fsroot.Set, in contentIn) (*searchReq, error) {
 	if in.MaxResults == 0 {
 		in.MaxResults = 100
 	}
@@ -130,7 +135,7 @@ func (s *Set) prepare(in contentIn) (*searchReq, error) {
 	if root == "" {
 		root = "."
 	}
-	loc, err := s.roots.Resolve(root)
+	loc, err := roots.Resolve(root)
 	if err != nil {
 		return nil, err
 	}

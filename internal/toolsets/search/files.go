@@ -85,7 +85,12 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	if _, err := compileGlob(in.FileGlob); err != nil {
 		return filesOut{}, err
 	}
-	req, err := s.prepare(contentIn{Root: in.Root, FileGlob: in.FileGlob, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored})
+	roots, release, err := s.roots.ForCall(ctx, call)
+	if err != nil {
+		return filesOut{}, err
+	}
+	defer release()
+	req, err := s.prepare(roots, contentIn{Root: in.Root, FileGlob: in.FileGlob, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored})
 	if err != nil {
 		return filesOut{}, err
 	}
