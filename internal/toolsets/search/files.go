@@ -141,9 +141,10 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 // existing keeps the paths rg listed that are, now, regular files reached
 // through the root without leaving it: rg walks by path, and a directory
 // swapped for a link during its walk must not put outside names in the
-// answer.
+// answer. Each directory is opened once, from its already opened parent,
+// so the check costs one openat per directory and one fstatat per file.
 func (s *Set) existing(req *searchReq, paths []string) []string {
-	dirs := map[string]*os.Root{} // each directory opened once, through the root
+	dirs := map[string]*os.Root{}
 	defer func() {
 		for _, d := range dirs {
 			if d != nil {
@@ -151,18 +152,27 @@ func (s *Set) existing(req *searchReq, paths []string) []string {
 			}
 		}
 	}()
+	var open func(dir string) *os.Root
+	open = func(dir string) *os.Root {
+		if d, ok := dirs[dir]; ok {
+			return d
+		}
+		var d *os.Root
+		if dir == "." {
+			d, _ = req.loc.Root.OS().OpenRoot(req.loc.Rel)
+		} else if parent := open(path.Dir(dir)); parent != nil {
+			d, _ = parent.OpenRoot(path.Base(dir)) // refuses a symlink out
+		}
+		dirs[dir] = d
+		return d
+	}
 	out := paths[:0]
 	for _, p := range paths {
-		dir, base := path.Split(p)
-		d, ok := dirs[dir]
-		if !ok {
-			d, _ = req.loc.Root.OS().OpenRoot(join(req.loc.Rel, path.Clean("./"+dir)))
-			dirs[dir] = d
-		}
+		d := open(path.Dir(path.Clean("./" + p)))
 		if d == nil {
 			continue
 		}
-		if st, err := d.Lstat(base); err == nil && st.Mode().IsRegular() {
+		if st, err := d.Lstat(path.Base(p)); err == nil && st.Mode().IsRegular() {
 			out = append(out, p)
 		}
 	}
