@@ -94,3 +94,5 @@ func slope(samples []fdSample) float64 {
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+func round1(v float64) float64 { return math.Round(v*10) / 10 }

@@ -13,6 +13,8 @@ import (
 type Deps struct {
 	Host *hostinfo.Host
 	Exec *execx.Runner // only asked which programs exist; nil means none
+	// IOLayersEBPF is perf_io_layers' eBPF mode; nil serves procfs only.
+	IOLayersEBPF IOLayersEBPF
 }
 
 // Set is the perf toolset.
@@ -29,6 +31,6 @@ func (s *Set) Toolset() tool.Toolset {
 		Name:           "perf",
 		Description:    "Performance troubleshooting from procfs and sysfs: host capabilities and the USE method.",
 		DefaultEnabled: true,
-		Tools:          []*tool.Def{s.info(), s.snapshotTool(), s.useCheck(), s.netHealth(), s.cgroupSummary(), s.fdTrace()},
+		Tools:          []*tool.Def{s.info(), s.snapshotTool(), s.useCheck(), s.netHealth(), s.cgroupSummary(), s.fdTrace(), s.threadProfile(), s.ioLayers()},
 	}
 }

@@ -1,0 +1,142 @@
+package perf
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/procs"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// threadsIn is the input of perf_thread_profile (spec 000 section 9.16).
+type threadsIn struct {
+	PID             int   `json:"pid" jsonschema:"process whose threads to measure"`
+	DurationSeconds int   `json:"duration_seconds,omitempty" jsonschema:"measuring interval, 1 to 30 seconds; default 5"`
+	IncludeOffCPU   *bool `json:"include_offcpu,omitempty" jsonschema:"off-CPU time per thread needs eBPF; basic mode reports the thread states instead"`
+	MaxThreads      int   `json:"max_threads,omitempty" jsonschema:"busiest threads listed, 1 to 1000; default 50"`
+}
+
+// threadCPU is one thread over the interval.
+type threadCPU struct {
+	TID        int     `json:"tid"`
+	Name       string  `json:"name"`
+	State      string  `json:"state" jsonschema:"at the end: R running, S sleeping, D uninterruptible (I/O), ..."`
+	CPUPercent float64 `json:"cpu_percent" jsonschema:"of one CPU over the interval"`
+	UserPct    float64 `json:"user_percent"`
+	SystemPct  float64 `json:"system_percent"`
+	LastCPU    int     `json:"last_cpu" jsonschema:"CPU it last ran on"`
+}
+
+type threadsOut struct {
+	PID             int            `json:"pid"`
+	Mode            string         `json:"mode" jsonschema:"basic: per-thread CPU from /proc/<pid>/task"`
+	DurationSeconds float64        `json:"duration_seconds"`
+	ThreadsTotal    int            `json:"threads_total"`
+	TotalCPUPercent float64        `json:"total_cpu_percent" jsonschema:"the whole process, in percent of one CPU"`
+	Threads         []threadCPU    `json:"threads" jsonschema:"busiest first"`
+	States          map[string]int `json:"states" jsonschema:"threads per state at the end"`
+	Findings        []string       `json:"findings"`
+}
+
+func (s *Set) threadProfile() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_thread_profile",
+		Kind:        tool.ReadOnly,
+		Title:       "Per-thread CPU",
+		Description: "CPU use of each thread of a process over duration_seconds, from /proc/<pid>/task: which threads are busy, user vs system time, and thread states, with findings such as one hot thread pinning a core.",
+		Timeout:     45 * time.Second,
+	}, s.handleThreads).WithRange("pid", 1, 1<<22).WithRange("duration_seconds", 1, 30).WithRange("max_threads", 1, 1000)
+}
+
+func (s *Set) handleThreads(ctx context.Context, call *tool.Call, in threadsIn) (threadsOut, error) {
+	dur := time.Duration(cmp.Or(in.DurationSeconds, 5)) * time.Second
+	before, err := s.threads(in.PID)
+	if err != nil {
+		return threadsOut{}, err
+	}
+	start := time.Now()
+	if err := s.wait(ctx, call, dur, "sampling threads"); err != nil {
+		return threadsOut{}, err
+	}
+	after, err := s.threads(in.PID)
+	if err != nil {
+		return threadsOut{}, err
+	}
+	span := time.Since(start).Seconds()
+	if in.IncludeOffCPU != nil && *in.IncludeOffCPU {
+		call.Warn("include_offcpu needs eBPF (perf_offcpu_profile or the trace tools); basic mode reports thread states instead")
+	}
+	return buildThreads(in, before, after, span), nil
+}
+
+func (s *Set) threads(pid int) (map[int]hostinfo.ThreadTimes, error) {
+	list, err := s.deps.Host.ReadThreads(pid)
+	if errors.Is(err, hostinfo.ErrPIDNotFound) {
+		return nil, tool.Errorf(tool.PIDNotFound, "no process with pid %d", pid).
+			WithSuggestion("Find the process with proc_list (name: ...) and use its pid.")
+	}
+	if err != nil {
+		return nil, tool.Wrap(tool.ExecutionFailed, err, "reading the threads of %d: %v", pid, err)
+	}
+	m := make(map[int]hostinfo.ThreadTimes, len(list))
+	for _, t := range list {
+		m[t.TID] = t
+	}
+	return m, nil
+}
+
+// buildThreads turns two readings into the answer. Threads born during the
+// interval count from zero; threads that ended are gone from the second
+// reading, and their time with them (said in a finding when it matters).
+func buildThreads(in threadsIn, before, after map[int]hostinfo.ThreadTimes, span float64) threadsOut {
+	out := threadsOut{PID: in.PID, Mode: "basic", DurationSeconds: round2(span), ThreadsTotal: len(after), States: map[string]int{}, Findings: []string{}}
+	pct := func(ticks uint64) float64 { return float64(ticks) / procs.ClockTicks / span * 100 }
+	for tid, a := range after {
+		b := before[tid] // zero for a thread born meanwhile
+		if a.UTime < b.UTime || a.STime < b.STime {
+			b = hostinfo.ThreadTimes{} // a reused tid: a new thread
+		}
+		u, sy := pct(a.UTime-b.UTime), pct(a.STime-b.STime)
+		out.Threads = append(out.Threads, threadCPU{TID: tid, Name: a.Comm, State: a.State, CPUPercent: round1(u + sy), UserPct: round1(u), SystemPct: round1(sy), LastCPU: a.Processor})
+		out.TotalCPUPercent += u + sy
+		out.States[a.State]++
+	}
+	out.TotalCPUPercent = round1(out.TotalCPUPercent)
+	slices.SortFunc(out.Threads, func(x, y threadCPU) int {
+		return cmp.Or(cmp.Compare(y.CPUPercent, x.CPUPercent), cmp.Compare(x.TID, y.TID))
+	})
+	if n := cmp.Or(in.MaxThreads, 50); len(out.Threads) > n {
+		out.Threads = out.Threads[:n]
+	}
+	out.Findings = threadFindings(out, len(before))
+	return out
+}
+
+func threadFindings(out threadsOut, threadsBefore int) []string {
+	f := []string{}
+	if len(out.Threads) > 0 && out.Threads[0].CPUPercent >= 90 {
+		t := out.Threads[0]
+		f = append(f, fmt.Sprintf("thread %s (%d) used %.0f%% of a CPU: a single hot thread is capped at one core whatever the core count", t.Name, t.TID, t.CPUPercent))
+	}
+	if out.TotalCPUPercent >= 10 && len(out.Threads) > 0 {
+		var sys float64
+		for _, t := range out.Threads {
+			sys += t.SystemPct
+		}
+		if sys/out.TotalCPUPercent >= 0.5 {
+			f = append(f, fmt.Sprintf("%.0f%% of the process's CPU time is in the kernel: look at its syscalls or I/O", sys/out.TotalCPUPercent*100))
+		}
+	}
+	if d := out.States["D"]; d > 0 {
+		f = append(f, fmt.Sprintf("%d thread(s) in uninterruptible sleep (D): usually waiting on disk or NFS I/O", d))
+	}
+	if threadsBefore > 0 && out.ThreadsTotal > threadsBefore*2 && out.ThreadsTotal-threadsBefore > 10 {
+		f = append(f, fmt.Sprintf("thread count grew from %d to %d during the interval", threadsBefore, out.ThreadsTotal))
+	}
+	return f
+}
