@@ -1,0 +1,237 @@
+package perf
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/testutil"
+	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
+)
+
+// The scenario tests induce one bottleneck each on the live host and check
+// that the verdict names it. They make load, so each holds the machine-wide
+// load lock; they end only the processes they started, by pid, and remove
+// the cgroups and network namespaces they made.
+
+// suspected reports whether a verdict names resource (and dimension, when
+// not empty) among its suspicions.
+func suspected(s hostinfo.UseSummary, resource, dimension string) bool {
+	for _, x := range s.TopSuspicions {
+		if x.Resource == resource && (dimension == "" || x.Dimension == dimension) {
+			return true
+		}
+	}
+	return false
+}
+
+func useCheck(t *testing.T, s *Set) hostinfo.UseCheck {
+	t.Helper()
+	return tooltest.MustRun[hostinfo.UseCheck](t, context.Background(), s.useCheck(), map[string]any{"interval_ms": 1500})
+}
+
+// CPU saturation: a busy loop on every core.
+func TestScenarioCPUSaturation(t *testing.T) {
+	testutil.ExclusiveLoad(t)
+	for range runtime.NumCPU() {
+		startWorkload(t, nil, "spin")
+	}
+	u := useCheck(t, newSet())
+	if !suspected(u.Summary, "cpu", "utilization") || u.Summary.Status == "healthy" {
+		t.Fatalf("busy loops on every core, verdict %q %+v", u.Summary.Verdict, u.Summary.TopSuspicions)
+	}
+	if !strings.Contains(strings.ToLower(u.Summary.Verdict), "cpu") {
+		t.Errorf("the verdict does not name the CPU: %q", u.Summary.Verdict)
+	}
+}
+
+// Disk saturation: synchronous direct writes keep the disk busy.
+func TestScenarioDiskSaturation(t *testing.T) {
+	testutil.ExclusiveLoad(t)
+	dir, err := os.MkdirTemp("/var/tmp", "hostmcp-disk-") // on the root disk, never a tmpfs
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for i := range 2 {
+		startWorkload(t, nil, "diskwrite", filepath.Join(dir, "f"+strconv.Itoa(i)))
+	}
+	u := useCheck(t, newSet())
+	if !suspected(u.Summary, "disk", "") {
+		t.Fatalf("direct writes in a loop, verdict %q %+v (disk %+v)", u.Summary.Verdict, u.Summary.TopSuspicions, u.Resources.Disk)
+	}
+}
+
+// cgroupDir makes a cgroup for controller (v1 hierarchy when the host has
+// one for it, else the unified one) with files set, and removes it at the
+// end. It returns a function that moves a pid into it.
+func cgroupDir(t *testing.T, controller string, files map[string]string) (string, func(pid int)) {
+	t.Helper()
+	testutil.RequireRoot(t)
+	parent := "/sys/fs/cgroup/" + controller
+	if _, err := os.Stat(parent); err != nil {
+		parent = "/sys/fs/cgroup"
+		if err := os.WriteFile(parent+"/cgroup.subtree_control", []byte("+"+controller), 0); err != nil {
+			testutil.Missing(t, "cannot enable the %s controller: %v", controller, err)
+		}
+	}
+	dir, err := os.MkdirTemp(parent, "hostmcp-test-")
+	if err != nil {
+		testutil.Missing(t, "cannot create a cgroup under %s: %v", parent, err)
+	}
+	t.Cleanup(func() {
+		// Processes are killed by their own cleanups, registered later and so run first.
+		for range 50 {
+			if os.Remove(dir) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Errorf("cgroup %s could not be removed", dir)
+	})
+	for name, v := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(v), 0); err != nil {
+			t.Fatalf("setting %s: %v", name, err)
+		}
+	}
+	return dir, func(pid int) {
+		if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
+			t.Fatalf("moving %d into %s: %v", pid, dir, err)
+		}
+	}
+}
+
+func cgroupSummary(t *testing.T, pid int) hostinfo.CgroupSummary {
+	t.Helper()
+	return tooltest.MustRun[hostinfo.CgroupSummary](t, context.Background(), newSet().cgroupSummary(), map[string]any{"pid": pid, "interval_ms": 1500})
+}
+
+// CPU throttling: a busy loop in a cgroup allowed a fifth of a CPU.
+func TestScenarioCPUThrottling(t *testing.T) {
+	testutil.ExclusiveLoad(t)
+	files := map[string]string{"cpu.cfs_period_us": "100000", "cpu.cfs_quota_us": "20000"}
+	if _, err := os.Stat("/sys/fs/cgroup/cpu"); err != nil {
+		files = map[string]string{"cpu.max": "20000 100000"}
+	}
+	_, move := cgroupDir(t, "cpu", files)
+	w := startWorkload(t, nil, "spin")
+	move(w.Process.Pid)
+	c := cgroupSummary(t, w.Process.Pid)
+	if c.CPU == nil || c.CPU.ThrottledPercent < 50 || c.CPU.QuotaCPUs == nil || *c.CPU.QuotaCPUs != 0.2 {
+		t.Fatalf("a spinning process under a 0.2 CPU quota: %+v", c.CPU)
+	}
+	if !suspected(c.Summary, "cgroup", "") || !strings.Contains(c.Summary.Verdict, "throttl") {
+		t.Fatalf("verdict %q %+v", c.Summary.Verdict, c.Summary.TopSuspicions)
+	}
+}
+
+// Memory pressure: a process holding nearly all of its cgroup's limit. The
+// limit is what the process already uses plus 64 MiB, of which it then
+// touches 60.
+func TestScenarioMemoryPressure(t *testing.T) {
+	testutil.ExclusiveLoad(t)
+	usage, limit := "memory.usage_in_bytes", "memory.limit_in_bytes"
+	if _, err := os.Stat("/sys/fs/cgroup/memory"); err != nil {
+		usage, limit = "memory.current", "memory.max"
+	}
+	dir, move := cgroupDir(t, "memory", nil)
+	w := startWorkload(t, nil, "alloc", "60")
+	move(w.Process.Pid)
+	b, err := os.ReadFile(filepath.Join(dir, usage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	used, _ := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err := os.WriteFile(filepath.Join(dir, limit), []byte(strconv.FormatInt(used+64<<20, 10)), 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fmt.Fprintln(w.in, "go"); err != nil {
+		t.Fatal(err)
+	}
+	w.expect(t, "allocated")
+	c := cgroupSummary(t, w.Process.Pid)
+	if c.Memory == nil || c.Memory.LimitPercent < 90 {
+		t.Fatalf("60 MiB more held under a limit 64 MiB above use: %+v", c.Memory)
+	}
+	if !suspected(c.Summary, "cgroup", "") || !strings.Contains(c.Summary.Verdict, "memory") {
+		t.Fatalf("verdict %q %+v", c.Summary.Verdict, c.Summary.TopSuspicions)
+	}
+}
+
+// An FD leak: a process opening files in a loop and never closing them.
+func TestScenarioFDLeak(t *testing.T) {
+	w := startWorkload(t, nil, "fdleak")
+	type fdOutView struct {
+		Verdict  string   `json:"verdict"`
+		Evidence []string `json:"evidence"`
+	}
+	out := tooltest.MustRun[fdOutView](t, context.Background(), newSet().fdTrace(), map[string]any{"pid": w.Process.Pid, "duration_seconds": 4, "interval_sec": 1})
+	if out.Verdict != "leaking" {
+		t.Fatalf("a process opening a file every 100 ms: verdict %q, evidence %q", out.Verdict, out.Evidence)
+	}
+	quiet := startWorkload(t, nil, "alloc", "1") // waits on stdin: holds its descriptors still
+	out = tooltest.MustRun[fdOutView](t, context.Background(), newSet().fdTrace(), map[string]any{"pid": quiet.Process.Pid, "duration_seconds": 2, "interval_sec": 1})
+	if out.Verdict != "stable" {
+		t.Fatalf("an idle process: verdict %q, evidence %q", out.Verdict, out.Evidence)
+	}
+}
+
+// Network errors: TCP through a link that drops what exceeds a tiny token
+// bucket, between two network namespaces (this kernel has no netem).
+func TestScenarioNetworkLoss(t *testing.T) {
+	testutil.RequireRoot(t)
+	testutil.RequireBinary(t, "ip")
+	testutil.RequireBinary(t, "tc")
+	testutil.ExclusiveLoad(t)
+	tag := strconv.Itoa(os.Getpid() % 100000)
+	a, b := "hmtest-a-"+tag, "hmtest-b-"+tag
+	run := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+			testutil.Missing(t, "%s: %v %s", strings.Join(args, " "), err, out)
+		}
+	}
+	for _, ns := range []string{a, b} {
+		run("ip", "netns", "add", ns)
+		t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", ns).Run() })
+	}
+	run("ip", "link", "add", "hma"+tag, "netns", a, "type", "veth", "peer", "name", "hmb"+tag, "netns", b)
+	run("ip", "-n", a, "addr", "add", "10.231.0.1/24", "dev", "hma"+tag)
+	run("ip", "-n", b, "addr", "add", "10.231.0.2/24", "dev", "hmb"+tag)
+	run("ip", "-n", a, "link", "set", "hma"+tag, "up")
+	run("ip", "-n", b, "link", "set", "hmb"+tag, "up")
+	// 1 Mbit/s with a one-packet queue: most of a TCP burst is dropped.
+	run("tc", "-n", a, "qdisc", "add", "dev", "hma"+tag, "root", "tbf", "rate", "1mbit", "burst", "1600", "limit", "1600")
+
+	startWorkload(t, []string{"ip", "netns", "exec", b}, "sink", "10.231.0.2:7777")
+	sender := startWorkload(t, []string{"ip", "netns", "exec", a}, "send", "10.231.0.2:7777")
+	nh := tooltest.MustRun[hostinfo.NetHealth](t, context.Background(), newSet().netHealth(), map[string]any{"pid": sender.Process.Pid, "interval_ms": 3000})
+	if nh.TCP == nil || !suspected(nh.Summary, "network", "") {
+		t.Fatalf("TCP over a lossy link: verdict %q %+v tcp %+v", nh.Summary.Verdict, nh.Summary.TopSuspicions, nh.TCP)
+	}
+}
+
+// A quiet host stays healthy: no bottleneck of our making. Other test
+// packages may run meanwhile, so the check is repeated a few times and
+// only a verdict that never clears fails.
+func TestScenarioQuietBaseline(t *testing.T) {
+	testutil.ExclusiveLoad(t)
+	s := newSet()
+	var last hostinfo.UseCheck
+	for range 10 {
+		last = useCheck(t, s)
+		if last.Summary.Status == "healthy" && len(last.Summary.TopSuspicions) == 0 {
+			return
+		}
+		time.Sleep(2 * time.Second)
+	}
+	t.Fatalf("a quiet host never looked healthy: %q %+v", last.Summary.Verdict, last.Summary.TopSuspicions)
+}
