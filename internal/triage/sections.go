@@ -24,36 +24,27 @@ const (
 	diskWarn, diskCrit = 85.0, 95.0
 )
 
-// verdict states the worst finding first, so the first lines are the answer.
+// verdict states the worst finding first, so the first lines are the
+// answer: the USE check's verdict with its top suspicions and their
+// evidence, joined by what only the snapshot sees (full filesystems, swap).
 func (r *Report) verdict(p *printer) {
 	snap := r.Snapshot
-	if snap == nil {
+	if snap == nil && r.Use == nil {
 		p.line("Verdict   unknown: the snapshot failed")
 		return
 	}
 	var crit, warn []string
-	judge := func(v, w, c float64, msg string) {
-		switch {
-		case v > c:
-			crit = append(crit, msg)
-		case v > w:
-			warn = append(warn, msg)
+	if u := r.Use; u != nil {
+		v := strings.TrimPrefix(u.Summary.Verdict, u.Summary.Status+": ") // the line says the status already
+		switch u.Summary.Status {
+		case "critical":
+			crit = append(crit, v)
+		case "warning":
+			warn = append(warn, v)
 		}
 	}
-	judge(snap.CPUPercent, cpuWarn, cpuCrit, fmt.Sprintf("CPU busy %.0f%%", snap.CPUPercent))
-	if threads := r.threads(); threads > 0 {
-		judge(snap.LoadAvg[0]/float64(threads)*100, 100, 200, fmt.Sprintf("load %.2f on %d CPUs", snap.LoadAvg[0], threads))
-	}
-	if snap.MemTotalBytes > 0 {
-		used := float64(snap.MemUsedBytes) / float64(snap.MemTotalBytes) * 100
-		judge(used, memWarn, memCrit, fmt.Sprintf("memory %.0f%% used", used))
-	}
-	if snap.SwapUsedBytes > 0 {
-		warn = append(warn, fmt.Sprintf("swap in use (%s)", bytesIEC(snap.SwapUsedBytes)))
-	}
-	for _, d := range snap.Disks {
-		judge(d.UsedPercent, diskWarn, diskCrit, fmt.Sprintf("%s %.0f%% full", d.Mount, d.UsedPercent))
-		judge(d.InodesUsedPercent, diskWarn, diskCrit, fmt.Sprintf("%s inodes %.0f%% used", d.Mount, d.InodesUsedPercent))
+	if snap != nil {
+		crit, warn = r.snapshotFindings(crit, warn)
 	}
 	switch {
 	case len(crit) > 0:
@@ -63,6 +54,47 @@ func (r *Report) verdict(p *printer) {
 	default:
 		p.line("Verdict   healthy: no resource over its warning threshold")
 	}
+	if r.Use != nil {
+		for i, x := range r.Use.Summary.TopSuspicions {
+			if i == 5 {
+				p.line("Suspect   ... %d more (hostmcp call perf_use_check)", len(r.Use.Summary.TopSuspicions)-i)
+				break
+			}
+			p.line("Suspect   %s %s %s: %s %g %s %g (%s)", x.Severity, x.Resource, x.Dimension, x.Metric, x.Value, x.Comparison, x.Threshold, x.Detail)
+		}
+	}
+}
+
+// snapshotFindings adds what the USE check does not judge: filesystems and
+// swap, and, without a USE check, CPU, load and memory from the snapshot.
+func (r *Report) snapshotFindings(crit, warn []string) ([]string, []string) {
+	snap := r.Snapshot
+	judge := func(v, w, c float64, msg string) {
+		switch {
+		case v > c:
+			crit = append(crit, msg)
+		case v > w:
+			warn = append(warn, msg)
+		}
+	}
+	if r.Use == nil {
+		judge(snap.CPUPercent, cpuWarn, cpuCrit, fmt.Sprintf("CPU busy %.0f%%", snap.CPUPercent))
+		if threads := r.threads(); threads > 0 {
+			judge(snap.LoadAvg[0]/float64(threads)*100, 100, 200, fmt.Sprintf("load %.2f on %d CPUs", snap.LoadAvg[0], threads))
+		}
+		if snap.MemTotalBytes > 0 {
+			used := float64(snap.MemUsedBytes) / float64(snap.MemTotalBytes) * 100
+			judge(used, memWarn, memCrit, fmt.Sprintf("memory %.0f%% used", used))
+		}
+	}
+	if snap.SwapUsedBytes > 0 {
+		warn = append(warn, fmt.Sprintf("swap in use (%s)", bytesIEC(snap.SwapUsedBytes)))
+	}
+	for _, d := range snap.Disks {
+		judge(d.UsedPercent, diskWarn, diskCrit, fmt.Sprintf("%s %.0f%% full", d.Mount, d.UsedPercent))
+		judge(d.InodesUsedPercent, diskWarn, diskCrit, fmt.Sprintf("%s inodes %.0f%% used", d.Mount, d.InodesUsedPercent))
+	}
+	return crit, warn
 }
 
 func (r *Report) threads() int {

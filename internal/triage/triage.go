@@ -22,6 +22,7 @@ type Caller interface {
 type Report struct {
 	Info     *hostinfo.Info
 	Snapshot *hostinfo.Snapshot
+	Use      *hostinfo.UseCheck
 	Problems []string // tools that failed, and why
 	Warnings []string
 }
@@ -32,6 +33,7 @@ func Collect(ctx context.Context, c Caller) *Report {
 	r := &Report{}
 	r.Info = fetch[hostinfo.Info](ctx, c, "perf_info", r)
 	r.Snapshot = fetch[hostinfo.Snapshot](ctx, c, "sys_snapshot", r)
+	r.Use = fetch[hostinfo.UseCheck](ctx, c, "perf_use_check", r) // perf_snapshot's rates over 1 s, judged
 	return r
 }
 

@@ -77,7 +77,32 @@ func TestFailingToolIsReportedNotFatal(t *testing.T) {
 	rep := Collect(context.Background(), fakeCaller{"sys_snapshot": snap(10, 0.5, 4, 40)})
 	var b strings.Builder
 	_ = rep.Write(&b)
-	if len(rep.Problems) != 1 || !strings.Contains(b.String(), "Problem   perf_info: CAPABILITY_MISSING") || !strings.Contains(b.String(), "Memory") {
+	if len(rep.Problems) != 2 || !strings.Contains(b.String(), "Problem   perf_info: CAPABILITY_MISSING") || !strings.Contains(b.String(), "Memory") {
 		t.Errorf("want the snapshot reported and perf_info's failure noted:\n%s", b.String())
+	}
+}
+
+// With a USE check the verdict is its verdict, and the top suspicions
+// follow it with their evidence, before anything else.
+func TestVerdictFromUseCheck(t *testing.T) {
+	use := hostinfo.UseCheck{Summary: hostinfo.UseSummary{Status: "critical", Verdict: "CPU saturated: busy 100%",
+		TopSuspicions: []hostinfo.Suspicion{
+			{Resource: "cpu", Dimension: "utilization", Metric: "cpu_busy_percent", Value: 100, Threshold: 90, Comparison: ">", Severity: "critical", Detail: "2 of 2 CPUs busy"},
+			{Resource: "cpu", Dimension: "saturation", Metric: "run_queue_per_cpu", Value: 2.5, Threshold: 2, Comparison: ">", Severity: "critical", Detail: "5 runnable"},
+		}}}
+	rep := Collect(context.Background(), fakeCaller{"perf_info": info(), "sys_snapshot": snap(99, 5, 4, 90), "perf_use_check": use})
+	var b strings.Builder
+	if err := rep.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if lines[1] != "Verdict   CRITICAL: CPU saturated: busy 100%; / 90% full" {
+		t.Fatalf("verdict line %q", lines[1])
+	}
+	if lines[2] != "Suspect   critical cpu utilization: cpu_busy_percent 100 > 90 (2 of 2 CPUs busy)" || !strings.HasPrefix(lines[3], "Suspect   critical cpu saturation: run_queue_per_cpu 2.5 > 2") {
+		t.Fatalf("suspicions do not follow the verdict:\n%s", b.String())
+	}
+	if strings.Contains(lines[1], "CPU busy 99%") {
+		t.Errorf("the snapshot's CPU judgement doubled the USE check's: %q", lines[1])
 	}
 }
