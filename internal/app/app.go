@@ -21,7 +21,7 @@ import (
 // Programs are the executables any toolset may run, resolved to absolute
 // paths at start-up. Toolsets still choose their own argv; nothing else can
 // be started.
-var Programs = []string{"perf", "bpftrace", "bpftool", "rg", "journalctl", "systemctl"}
+var Programs = []string{"perf", "bpftrace", "bpftool", "rg", "journalctl", "systemctl", "git"}
 
 // App is an opened hostmcp.
 type App struct {
@@ -49,7 +49,7 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 		st.Close()
 		return nil, fmt.Errorf("resolving programs: %w", err)
 	}
-	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{})}
+	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{}), Calls: &tool.Dispatch{}}
 	a := &App{Config: cfg, Store: st, toolsets: catalog.Toolsets(deps)}
 	a.Server, err = server.New(server.Options{
 		Config:   cfg,
@@ -62,6 +62,7 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 		a.Close()
 		return nil, err
 	}
+	deps.Calls.Set(a.Server)
 	return a, nil
 }
 

@@ -12,10 +12,12 @@ import (
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/toolsets/core"
 	"github.com/hostmcp/hostmcp/internal/toolsets/files"
+	"github.com/hostmcp/hostmcp/internal/toolsets/onboarding"
 	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
 	"github.com/hostmcp/hostmcp/internal/toolsets/proc"
 	"github.com/hostmcp/hostmcp/internal/toolsets/repl"
 	"github.com/hostmcp/hostmcp/internal/toolsets/search"
+	"github.com/hostmcp/hostmcp/internal/toolsets/stats"
 	"github.com/hostmcp/hostmcp/internal/toolsets/system"
 )
 
@@ -25,11 +27,18 @@ type Deps struct {
 	Store  *store.Store
 	Exec   *execx.Runner
 	Host   *hostinfo.Host
+	// Calls reaches the served tools once the server exists, for toolsets
+	// whose tools call others (onboarding); nil leaves those tools unable to.
+	Calls *tool.Dispatch
 }
 
 // Toolsets builds every toolset, in catalogue order (DESIGN.md section 3).
 func Toolsets(d *Deps) []tool.Toolset {
-	roots := fsroot.FromConfig(d.Config) // shared by files and search
+	roots := fsroot.FromConfig(d.Config) // shared by files, search and onboarding
+	calls := d.Calls
+	if calls == nil {
+		calls = &tool.Dispatch{}
+	}
 	return []tool.Toolset{
 		core.New(d.Store).Toolset(),
 		files.New(&files.Deps{Roots: roots}).Toolset(),
@@ -38,5 +47,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		repl.New(&repl.Deps{Config: d.Config}).Toolset(),
 		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
 		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec}).Toolset(),
+		stats.New(d.Store).Toolset(),
+		onboarding.New(&onboarding.Deps{Roots: roots, Exec: d.Exec, Calls: calls}).Toolset(),
 	}
 }

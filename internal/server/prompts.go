@@ -37,6 +37,16 @@ var workflows = []workflow{
 	{"cgroup_bottlenecks", "Container and cgroup bottlenecks",
 		"A containerized application is throttled. Check cgroup CPU and memory limits, throttling events, and PSI.",
 		[]string{"perf_info: detect container and cgroup version", "perf_cgroup_summary: CPU throttling and memory limits", "perf_snapshot: PSI metrics"}},
+	// The onboarding flows (spec 004 section 3.8), for a first look.
+	{"system_health", "System health (onboarding)",
+		"Give me a short health report of this machine.",
+		[]string{"mcp_run_onboarding {flow_name: system_health}: perf_info, perf_use_check and failed services in one report", "for each top suspicion, the golden workflow that drills into it"}},
+	{"explain_repo", "Explain a repository (onboarding)",
+		"Explain this repository to me: what it is, how it builds and tests, where it starts, and what changed lately. The focus, if given, is its path.",
+		[]string{"mcp_run_onboarding {flow_name: explain_repo, path: the focus or the first root}", "fs_read the README and the main entry point for detail", "search_content for what the user asks about next"}},
+	{"organize_downloads", "Organize a downloads folder (onboarding)",
+		"Tidy up my downloads folder by sorting its files into folders by kind. The focus, if given, is the folder's path. Show me the plan before moving anything.",
+		[]string{"mcp_run_onboarding {flow_name: organize_downloads, path} as a dry run: show the proposed moves", "only after the user agrees: the same with apply: true (it never overwrites a file)"}},
 }
 
 // focusArg lets the user name what to look at (a service, a pid, a symptom).

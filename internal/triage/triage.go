@@ -13,11 +13,6 @@ import (
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-// Caller runs one tool, as server.Server.Call does.
-type Caller interface {
-	Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error)
-}
-
 // Report is what the tools answered, decoded.
 type Report struct {
 	Info     *hostinfo.Info
@@ -29,7 +24,7 @@ type Report struct {
 
 // Collect calls the tools the report is built from. A failing tool is noted
 // in the report rather than ending it: a partial report still helps.
-func Collect(ctx context.Context, c Caller) *Report {
+func Collect(ctx context.Context, c tool.Caller) *Report {
 	r := &Report{}
 	r.Info = fetch[hostinfo.Info](ctx, c, "perf_info", r)
 	r.Snapshot = fetch[hostinfo.Snapshot](ctx, c, "sys_snapshot", r)
@@ -37,7 +32,7 @@ func Collect(ctx context.Context, c Caller) *Report {
 	return r
 }
 
-func fetch[T any](ctx context.Context, c Caller, name string, r *Report) *T {
+func fetch[T any](ctx context.Context, c tool.Caller, name string, r *Report) *T {
 	res, err := c.Call(ctx, name, nil)
 	if err != nil {
 		r.Problems = append(r.Problems, fmt.Sprintf("%s: %v", name, err))

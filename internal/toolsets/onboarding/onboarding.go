@@ -1,0 +1,102 @@
+// Package onboarding is mcp_run_onboarding (spec 004 section 3.8): named
+// flows that chain the other toolsets into one short report, for an agent
+// or a person meeting a host or a repository for the first time. The flows
+// are also served as MCP prompts.
+package onboarding
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// Deps are what the flows work through.
+type Deps struct {
+	Roots *fsroot.Set    // explain_repo and organize_downloads read and move inside them
+	Exec  *execx.Runner  // git, for explain_repo
+	Calls *tool.Dispatch // the other tools, for system_health
+}
+
+// Set is the onboarding toolset.
+type Set struct{ deps Deps }
+
+// New builds the onboarding toolset.
+func New(d *Deps) *Set { return &Set{deps: *d} }
+
+// Flows are the flow names, in the order they are documented.
+var Flows = []string{"system_health", "explain_repo", "organize_downloads"}
+
+// Toolset lists the onboarding tool.
+func (s *Set) Toolset() tool.Toolset {
+	return tool.Toolset{
+		Name:           "onboarding",
+		Description:    "Guided first looks: system_health, explain_repo and organize_downloads, each one short report.",
+		DefaultEnabled: true,
+		Tools:          []*tool.Def{s.run()},
+	}
+}
+
+type runIn struct {
+	FlowName string `json:"flow_name" jsonschema:"system_health, explain_repo or organize_downloads"`
+	Path     string `json:"path,omitempty" jsonschema:"explain_repo: the repository (default the first root); organize_downloads: the folder to sort (required)"`
+	Apply    bool   `json:"apply,omitempty" jsonschema:"organize_downloads only: really move the files; default false, a dry run that only proposes"`
+}
+
+// step is one thing a flow did and what came of it.
+type step struct {
+	Description string `json:"description"`
+	Result      string `json:"result"`
+	OK          bool   `json:"ok" jsonschema:"false when the step failed or could not run here"`
+}
+
+type runOut struct {
+	Flow    string `json:"flow"`
+	Steps   []step `json:"steps"`
+	Summary string `json:"summary"`
+	// Details is the flow's structured findings (see docs/onboarding.md).
+	Details any `json:"details,omitempty"`
+}
+
+func (s *Set) run() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "mcp_run_onboarding",
+		Kind:        tool.Mutating, // organize_downloads with apply moves files
+		Title:       "Run an onboarding flow",
+		Description: "Run a named flow and get its steps and a short summary: system_health (perf_info, perf_use_check, failed services), explain_repo {path} (languages, build and test files, entry points, README, layout, git), organize_downloads {path, apply} (sorts files into category folders; a dry run unless apply is true, never overwriting).",
+		Timeout:     2 * time.Minute,
+	}, s.handleRun).WithEnum("flow_name", "system_health", "explain_repo", "organize_downloads")
+}
+
+func (s *Set) handleRun(ctx context.Context, call *tool.Call, in runIn) (runOut, error) {
+	switch in.FlowName {
+	case "system_health":
+		return s.systemHealth(ctx, call)
+	case "explain_repo":
+		return s.explainRepo(ctx, call, in.Path)
+	case "organize_downloads":
+		return s.organizeDownloads(ctx, call, in.Path, in.Apply)
+	}
+	return runOut{}, tool.Errorf(tool.InvalidArgument, "unknown flow %q", in.FlowName)
+}
+
+// callTool runs another tool and decodes its data into out. A failure is
+// the step's result, not the flow's: the report says what could not run.
+func (s *Set) callTool(ctx context.Context, name string, args any, out any) (string, bool) {
+	raw, _ := json.Marshal(args)
+	res, err := s.deps.Calls.Call(ctx, name, raw)
+	if err != nil {
+		return fmt.Sprintf("%s did not run: %v", name, err), false
+	}
+	if res.Err != nil {
+		return fmt.Sprintf("%s: %s: %s", name, res.Err.Code, res.Err.Message), false
+	}
+	if err := json.Unmarshal(res.Envelope.Data, out); err != nil {
+		return fmt.Sprintf("%s: unreadable answer: %v", name, err), false
+	}
+	return "", true
+}
