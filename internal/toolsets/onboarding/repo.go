@@ -134,7 +134,9 @@ func (s *Set) explainRepo(ctx context.Context, call *tool.Call, p string) (runOu
 	for _, l := range langs {
 		det.Languages = append(det.Languages, *l)
 	}
-	slices.SortFunc(det.Languages, func(a, b langStat) int { return cmp.Or(cmp.Compare(b.Lines, a.Lines), cmp.Compare(a.Language, b.Language)) })
+	slices.SortFunc(det.Languages, func(a, b langStat) int {
+		return cmp.Or(cmp.Compare(b.Lines, a.Lines), cmp.Compare(a.Language, b.Language))
+	})
 	det.Layout = layout(fsys, loc.Rel)
 	det.Readme = readme(fsys, loc.Rel)
 	out.Steps = append(out.Steps, step{"Walked the tree (skipping .git, dependencies and build output)", fmt.Sprintf("%d files, %d languages", det.Files, len(det.Languages)), true})
