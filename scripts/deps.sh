@@ -33,6 +33,8 @@ want ripgrep rg
 want iproute2 ip
 want procps ps
 want util-linux nsenter
+want patch patch                                             # edit's comparison with GNU patch
+want diffutils diff
 want git git                                                 # explain_repo, and edit's tests
 want python3 /usr/bin/python3                                # repl sessions
 want dbus-daemon dbus-daemon                                 # sys_services' private test bus

@@ -11,6 +11,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/toolsets/core"
+	"github.com/hostmcp/hostmcp/internal/toolsets/edit"
 	"github.com/hostmcp/hostmcp/internal/toolsets/files"
 	"github.com/hostmcp/hostmcp/internal/toolsets/onboarding"
 	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
@@ -43,6 +44,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		core.New(d.Store).Toolset(),
 		files.New(&files.Deps{Roots: roots}).Toolset(),
 		search.New(&search.Deps{Roots: roots, Exec: d.Exec}).Toolset(),
+		edit.New(&edit.Deps{Roots: roots}).Toolset(),
 		proc.New(&proc.Deps{Config: d.Config.Process}).Toolset(),
 		repl.New(&repl.Deps{Config: d.Config}).Toolset(),
 		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),

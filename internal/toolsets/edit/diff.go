@@ -1,0 +1,171 @@
+package edit
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/patch"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+type diffIn struct {
+	DiffText string `json:"diff_text" jsonschema:"unified (diff -u) or git-style diff of one or many files; paths relative to the first root (a/ and b/ prefixes are removed) or absolute inside the roots"`
+	DryRun   bool   `json:"dry_run,omitempty" jsonschema:"place every hunk and report, but write nothing"`
+	Backup   bool   `json:"backup,omitempty" jsonschema:"keep each changed or removed file's old version beside it as NAME.orig (NAME.orig.1, ... when taken)"`
+}
+
+// fileResult is what happened, or would happen, to one file.
+type fileResult struct {
+	Path      string            `json:"path"`
+	Action    string            `json:"action" jsonschema:"modified, created, deleted or renamed"`
+	From      string            `json:"from,omitempty" jsonschema:"the old path of a renamed file"`
+	Hunks     []patch.Placement `json:"hunks"`
+	NewSHA256 string            `json:"new_sha256,omitempty"`
+	Backup    string            `json:"backup,omitempty"`
+}
+
+type diffOut struct {
+	DryRun        bool         `json:"dry_run"`
+	FilesModified int          `json:"files_modified" jsonschema:"files changed, created, deleted or renamed (0 on a dry run)"`
+	HunksApplied  int          `json:"hunks_applied"`
+	Files         []fileResult `json:"files"`
+}
+
+func (s *Set) applyDiff() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "fs_apply_diff",
+		Kind:        tool.Mutating,
+		Title:       "Apply a diff",
+		Description: "Apply a unified or git diff (many files, new, deleted and renamed ones) all or nothing: every hunk is placed tolerantly and checked before any file is replaced atomically.",
+		Timeout:     60 * time.Second,
+	}, s.handleDiff)
+}
+
+// change is one file's planned change.
+type change struct {
+	res      fileResult
+	oldLoc   *fsroot.Loc // the file changed, removed or renamed from
+	newLoc   *fsroot.Loc // the file written
+	old      []byte      // its content before, to check and to put back
+	oldSum   string
+	oldMode  fs.FileMode
+	newBytes []byte
+}
+
+func (s *Set) handleDiff(ctx context.Context, call *tool.Call, in diffIn) (diffOut, error) {
+	diffs, err := patch.Parse(in.DiffText)
+	if err != nil {
+		return diffOut{}, tool.Wrap(tool.InvalidArgument, err, "diff_text is not a diff hostmcp can read: %v", err).
+			WithSuggestion("Send unified diff text: '--- a/path' and '+++ b/path' lines, then '@@ -l,n +l,n @@' hunks.")
+	}
+	roots, release, err := s.roots.ForCall(ctx, call)
+	if err != nil {
+		return diffOut{}, err
+	}
+	defer release()
+	var plan []*change
+	var problems []string
+	for _, d := range diffs {
+		c, err := planFile(roots, d, !in.DryRun)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		plan = append(plan, c)
+	}
+	if len(problems) > 0 {
+		return diffOut{}, tool.Errorf(tool.PatchRejected, "nothing was written; %d of %d files cannot be patched:\n%s", len(problems), len(diffs), strings.Join(problems, "\n")).
+			WithSuggestion("Read the files as they are now (fs_read) and regenerate the rejected hunks with more context, or use fs_patch_block for a small change.")
+	}
+	out := diffOut{DryRun: in.DryRun, Files: []fileResult{}}
+	for _, c := range plan {
+		out.HunksApplied += len(c.res.Hunks)
+		for _, h := range c.res.Hunks {
+			if h.Whitespace {
+				call.Warn("%s hunk %d was placed by ignoring white space (at line %d)", c.res.Path, h.Hunk, h.Line)
+			} else if h.Fuzz > 0 {
+				call.Warn("%s hunk %d was placed with fuzz %d (context lines ignored) at line %d", c.res.Path, h.Hunk, h.Fuzz, h.Line)
+			}
+		}
+	}
+	if !in.DryRun {
+		if err := commit(plan, in.Backup); err != nil {
+			return diffOut{}, err
+		}
+		out.FilesModified = len(plan)
+	}
+	for _, c := range plan {
+		out.Files = append(out.Files, c.res)
+	}
+	return out, nil
+}
+
+// planFile works out one file's change in memory: paths inside the roots,
+// current content, every hunk placed. write asks for the paths to be
+// writable too.
+func planFile(roots *fsroot.Set, d patch.FileDiff, write bool) (*change, error) {
+	c := &change{}
+	resolve := func(p string) (*fsroot.Loc, error) {
+		if p == "" {
+			return nil, nil
+		}
+		l, err := roots.Resolve(p)
+		if err != nil {
+			return nil, err
+		}
+		if write {
+			if err := l.Writable(); err != nil {
+				return nil, err
+			}
+		}
+		return &l, nil
+	}
+	var err error
+	if c.oldLoc, err = resolve(d.OldPath); err != nil {
+		return nil, err
+	}
+	if c.newLoc, err = resolve(d.NewPath); err != nil {
+		return nil, err
+	}
+	switch {
+	case d.IsNew:
+		c.res = fileResult{Path: d.NewPath, Action: "created"}
+		if _, err := c.newLoc.Lstat(); err == nil {
+			return nil, fmt.Errorf("%s: the diff creates it, but it already exists", d.NewPath)
+		}
+	case d.IsDelete:
+		c.res = fileResult{Path: d.OldPath, Action: "deleted"}
+	case d.OldPath != d.NewPath:
+		c.res = fileResult{Path: d.NewPath, From: d.OldPath, Action: "renamed"}
+		if _, err := c.newLoc.Lstat(); err == nil {
+			return nil, fmt.Errorf("%s: the diff renames %s to it, but it already exists", d.NewPath, d.OldPath)
+		}
+	default:
+		c.res = fileResult{Path: d.NewPath, Action: "modified"}
+	}
+	if c.oldLoc != nil {
+		content, mode, sum, err := readFile(*c.oldLoc)
+		if err != nil {
+			return nil, err
+		}
+		c.old, c.oldSum, c.oldMode = content, sum, fs.FileMode(mode)
+	}
+	lines, places, rejects := patch.Apply(patch.Split(c.old), d.Hunks)
+	if len(rejects) > 0 {
+		var r []string
+		for _, x := range rejects {
+			r = append(r, fmt.Sprintf("%s hunk %d of %d: %s", c.res.Path, x.Hunk, len(d.Hunks), x.Reason))
+		}
+		return nil, fmt.Errorf("%s", strings.Join(r, "\n"))
+	}
+	c.res.Hunks = append([]patch.Placement{}, places...)
+	c.newBytes = patch.Join(lines)
+	if d.IsDelete && len(c.newBytes) > 0 {
+		return nil, fmt.Errorf("%s: the diff deletes it, but %d bytes it does not mention would remain", d.OldPath, len(c.newBytes))
+	}
+	return c, nil
+}

@@ -1,0 +1,63 @@
+// Package edit is the edit toolset of spec 004 section 3.3: fs_patch_block
+// (an exact replacement) and fs_apply_diff (unified and git diffs of one or
+// many files). Every change of every file is computed and checked in
+// memory first; only then are files replaced, each atomically, and a
+// failure part-way puts back what was already changed. A file is never left
+// half-changed.
+package edit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+
+	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// Deps are what the edit tools work through.
+type Deps struct {
+	Roots *fsroot.Set
+}
+
+// Set is the edit toolset.
+type Set struct{ roots *fsroot.Set }
+
+// New builds the edit toolset.
+func New(d *Deps) *Set { return &Set{roots: d.Roots} }
+
+// Toolset lists the edit tools.
+func (s *Set) Toolset() tool.Toolset {
+	return tool.Toolset{
+		Name:           "edit",
+		Description:    "Change files in place: exact block replacement and unified or git diffs, all or nothing.",
+		DefaultEnabled: true,
+		Tools:          []*tool.Def{s.patchBlock(), s.applyDiff()},
+	}
+}
+
+// maxEditBytes bounds a file the edit tools load whole.
+const maxEditBytes = 32 << 20
+
+// readFile reads a regular file whole, with its mode and sha256.
+func readFile(l fsroot.Loc) (content []byte, mode uint32, sum string, err error) {
+	f, st, err := l.OpenRegular()
+	if err != nil {
+		return nil, 0, "", err
+	}
+	defer f.Close()
+	if st.Size() > maxEditBytes {
+		return nil, 0, "", tool.Errorf(tool.OutputTooLarge, "%q is %d bytes; the edit tools change files up to %d bytes", l.Given, st.Size(), maxEditBytes).
+			WithSuggestion("Edit a large file with fs_write of a rewritten copy, or split the change.")
+	}
+	content, err = io.ReadAll(io.LimitReader(f, maxEditBytes+1))
+	if err != nil {
+		return nil, 0, "", tool.Wrap(tool.ExecutionFailed, err, "reading %q: %v", l.Given, err)
+	}
+	return content, uint32(st.Mode().Perm()), shaHex(content), nil
+}
+
+func shaHex(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
