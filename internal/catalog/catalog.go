@@ -16,6 +16,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/toolsets/onboarding"
 	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
 	"github.com/hostmcp/hostmcp/internal/toolsets/proc"
+	"github.com/hostmcp/hostmcp/internal/toolsets/profile"
 	"github.com/hostmcp/hostmcp/internal/toolsets/repl"
 	"github.com/hostmcp/hostmcp/internal/toolsets/search"
 	"github.com/hostmcp/hostmcp/internal/toolsets/stats"
@@ -49,6 +50,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		repl.New(&repl.Deps{Config: d.Config}).Toolset(),
 		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
 		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec}).Toolset(),
+		profile.New(&profile.Deps{Host: d.Host, Exec: d.Exec, Store: d.Store}).Toolset(),
 		stats.New(d.Store).Toolset(),
 		onboarding.New(&onboarding.Deps{Roots: roots, Exec: d.Exec, Calls: calls}).Toolset(),
 	}

@@ -10,7 +10,10 @@ import (
 	"github.com/hostmcp/hostmcp/internal/store"
 )
 
-const handleURIPrefix = "hostmcp://handle/"
+const (
+	handleURIPrefix   = "hostmcp://handle/"
+	artifactURIPrefix = "hostmcp://artifact/"
+)
 
 // addResources serves handles as a resource template, so a client that
 // prefers resources can fetch a whole stored result in one read.
@@ -22,6 +25,37 @@ func (s *Server) addResources(srv *mcp.Server) {
 		MIMEType:    "text/plain",
 		URITemplate: handleURIPrefix + "{id}",
 	}, s.readHandleResource)
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		Name:        "artifact",
+		Title:       "Profiling artifact",
+		Description: "A file a profiling tool produced: collapsed stacks (text), a pprof profile (binary), a flame graph (SVG); their answers give the ids.",
+		MIMEType:    "application/octet-stream",
+		URITemplate: artifactURIPrefix + "{id}",
+	}, s.readArtifactResource)
+}
+
+// readArtifactResource serves an artifact whole (up to maxResourceBytes),
+// with its own MIME type: text as text, anything else as a blob.
+func (s *Server) readArtifactResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	id, ok := strings.CutPrefix(uri, artifactURIPrefix)
+	if !ok || !store.ValidArtifactID(id) {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	a, b, err := s.opts.Store.ReadArtifact(ctx, id, 0, maxResourceBytes)
+	if errors.Is(err, store.ErrArtifactNotFound) {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: a.MIME}
+	if strings.HasPrefix(a.MIME, "text/") || strings.HasPrefix(a.MIME, "image/svg+xml") {
+		rc.Text = string(b)
+	} else {
+		rc.Blob = b
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}, nil
 }
 
 // maxResourceBytes bounds one resource read: a handle can be larger than

@@ -58,6 +58,11 @@ func (s *Store) RunSweeper(ctx context.Context, every time.Duration) {
 		} else if n > 0 {
 			s.log.Debug("swept handles", "removed", n)
 		}
+		if n, err := s.SweepArtifacts(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("sweeping artifacts", "err", err)
+		} else if n > 0 {
+			s.log.Debug("swept artifacts", "removed", n)
+		}
 		select {
 		case <-ctx.Done():
 			return

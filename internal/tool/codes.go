@@ -32,12 +32,13 @@ const (
 	Internal        Code = "INTERNAL"
 
 	// Resources.
-	OutputTruncated Code = "OUTPUT_TRUNCATED"
-	OutputTooLarge  Code = "OUTPUT_TOO_LARGE"
-	ProfilerBusy    Code = "PROFILER_BUSY"
-	LimitReached    Code = "LIMIT_REACHED"
-	HandleNotFound  Code = "HANDLE_NOT_FOUND"
-	HandleExpired   Code = "HANDLE_EXPIRED"
+	OutputTruncated  Code = "OUTPUT_TRUNCATED"
+	OutputTooLarge   Code = "OUTPUT_TOO_LARGE"
+	ProfilerBusy     Code = "PROFILER_BUSY"
+	LimitReached     Code = "LIMIT_REACHED"
+	HandleNotFound   Code = "HANDLE_NOT_FOUND"
+	HandleExpired    Code = "HANDLE_EXPIRED"
+	ArtifactNotFound Code = "ARTIFACT_NOT_FOUND"
 
 	// System objects.
 	CgroupNotFound  Code = "CGROUP_NOT_FOUND"
@@ -92,6 +93,7 @@ var catalogue = map[Code]codeInfo{
 	LimitReached:       {true, "Stop or wait for running work to finish, then call again."},
 	HandleNotFound:     {false, "Handles expire after their TTL; call the tool that produced it again."},
 	HandleExpired:      {false, "The handle expired; call the tool that produced it again."},
+	ArtifactNotFound:   {false, "Artifacts expire after their TTL; list them with perf_list_artifacts or profile again."},
 	CgroupNotFound:     {true, "Pass a cgroup path relative to the cgroup mount, or a pid to look it up."},
 	DeviceNotFound:     {true, "Use a device name from perf_snapshot's io.devices."},
 	PIDNotFound:        {true, "The process is gone or never existed; list processes with proc_list."},

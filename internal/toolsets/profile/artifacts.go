@@ -1,0 +1,101 @@
+package profile
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hostmcp/hostmcp/internal/store"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+type listIn struct {
+	RunID      string `json:"run_id,omitempty" jsonschema:"only the artifacts of this run (one tool call)"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"artifacts to list, newest first, 1 to 500; default 50"`
+}
+
+type listOut struct {
+	Artifacts []store.Artifact `json:"artifacts"`
+}
+
+func (s *Set) listArtifacts() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_list_artifacts",
+		Kind:        tool.ReadOnly,
+		Title:       "List profiling artifacts",
+		Description: "List the kept artifacts (collapsed stacks, pprof profiles, flame graph SVGs), newest first, with their ids, types, sizes and expiry.",
+		Timeout:     10 * time.Second,
+	}, s.handleList).WithRange("max_results", 1, 500)
+}
+
+func (s *Set) handleList(ctx context.Context, _ *tool.Call, in listIn) (listOut, error) {
+	limit := in.MaxResults
+	if limit == 0 {
+		limit = 50
+	}
+	list, err := s.deps.Store.Artifacts(ctx, in.RunID, limit)
+	if err != nil {
+		return listOut{}, tool.Wrap(tool.Internal, err, "listing artifacts: %v", err)
+	}
+	if list == nil {
+		list = []store.Artifact{}
+	}
+	return listOut{Artifacts: list}, nil
+}
+
+type getIn struct {
+	ID     string `json:"id" jsonschema:"artifact id from a profile's answer or perf_list_artifacts"`
+	Offset int64  `json:"offset,omitempty" jsonschema:"first byte to return; default 0"`
+	Limit  int64  `json:"limit,omitempty" jsonschema:"bytes to return, 1 to 1048576; default 65536"`
+}
+
+type getOut struct {
+	Artifact   store.Artifact `json:"artifact"`
+	Offset     int64          `json:"offset"`
+	Length     int64          `json:"length"`
+	Encoding   string         `json:"encoding" jsonschema:"text, or base64 for binary content such as pprof"`
+	Content    string         `json:"content"`
+	NextOffset *int64         `json:"next_offset,omitempty" jsonschema:"where the next read starts, when there is more"`
+}
+
+func (s *Set) getArtifact() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_get_artifact",
+		Kind:        tool.ReadOnly,
+		Title:       "Read a profiling artifact",
+		Description: "Read a byte range of an artifact: text as text, binary (pprof) as base64; the same bytes are the resource hostmcp://artifact/{id}.",
+		Timeout:     10 * time.Second,
+	}, s.handleGet).WithRange("offset", 0, 1<<40).WithRange("limit", 1, 1<<20)
+}
+
+func (s *Set) handleGet(ctx context.Context, _ *tool.Call, in getIn) (getOut, error) {
+	limit := in.Limit
+	if limit == 0 {
+		limit = 64 << 10
+	}
+	a, b, err := s.deps.Store.ReadArtifact(ctx, in.ID, in.Offset, limit)
+	switch {
+	case errors.Is(err, store.ErrArtifactNotFound):
+		return getOut{}, tool.Wrap(tool.ArtifactNotFound, err, "%v", err)
+	case errors.Is(err, store.ErrOffsetOutOfRange):
+		return getOut{}, tool.Wrap(tool.InvalidArgument, err, "%v", err)
+	case err != nil:
+		return getOut{}, tool.Wrap(tool.Internal, err, "reading the artifact: %v", err)
+	}
+	out := getOut{Artifact: a, Offset: in.Offset, Length: int64(len(b)), Encoding: "text", Content: string(b)}
+	if !isText(a.MIME) || !utf8.Valid(b) {
+		out.Encoding, out.Content = "base64", base64.StdEncoding.EncodeToString(b)
+	}
+	if next := in.Offset + int64(len(b)); next < a.Size {
+		out.NextOffset = &next
+	}
+	return out, nil
+}
+
+// isText reports whether a MIME type is text a client can show.
+func isText(mime string) bool {
+	return strings.HasPrefix(mime, "text/") || strings.HasPrefix(mime, "image/svg+xml") || strings.Contains(mime, "json")
+}
