@@ -9,7 +9,7 @@ import (
 )
 
 // ScriptFields is the -F list ParsePerfScript expects: a header line
-// "comm tid/pid" (comm may hold spaces), then one indented line per frame,
+// "comm pid/tid" (comm may hold spaces), then one indented line per frame,
 // "ip sym+off (dso)", then a blank line.
 const ScriptFields = "comm,tid,pid,ip,sym,dso"
 
@@ -56,21 +56,22 @@ func ParsePerfScript(b []byte) ([]Sample, error) {
 	return out, nil
 }
 
-// parseScriptHeader reads "comm tid/pid", where the last field is the ids.
+// parseScriptHeader reads "comm pid/tid" (perf prints the process id
+// first whatever the -F order), where the last field is the ids.
 func parseScriptHeader(line string) (Sample, error) {
 	line = strings.TrimRight(line, " :")
 	i := strings.LastIndexByte(line, ' ')
 	if i < 0 {
-		return Sample{}, fmt.Errorf("sample header %q has no tid/pid", line)
+		return Sample{}, fmt.Errorf("sample header %q has no pid/tid", line)
 	}
-	tidS, pidS, ok := strings.Cut(line[i+1:], "/")
+	pidS, tidS, ok := strings.Cut(line[i+1:], "/")
 	if !ok {
-		tidS, pidS = pidS, line[i+1:]
+		tidS, pidS = "", line[i+1:]
 	}
 	tid, err1 := strconv.Atoi(tidS)
 	pid, err2 := strconv.Atoi(pidS)
 	if err2 != nil || (ok && err1 != nil) {
-		return Sample{}, fmt.Errorf("sample header %q: bad tid/pid", line)
+		return Sample{}, fmt.Errorf("sample header %q: bad pid/tid", line)
 	}
 	if !ok {
 		tid = pid

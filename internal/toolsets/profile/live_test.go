@@ -1,0 +1,318 @@
+package profile
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	pprof "github.com/google/pprof/profile"
+
+	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/store"
+	"github.com/hostmcp/hostmcp/internal/testutil"
+	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
+)
+
+// workloadEnv makes the re-executed test binary a workload instead of tests.
+const workloadEnv = "HOSTMCP_PROFILE_WORKLOAD"
+
+// burnSource is the CPU burner profiled by the tests: a program of its
+// own, built with its symbols (go test strips its binaries, which leaves
+// perf nothing to name).
+const burnSource = `package main
+
+import "fmt"
+
+//go:noinline
+func spinForever() {
+	for x := 0; ; x++ {
+		_ = x * x
+	}
+}
+
+func main() {
+	fmt.Println("ready")
+	spinForever()
+}
+`
+
+// burner is the built burner's path.
+var burner string
+
+func TestMain(m *testing.M) {
+	if os.Getenv(workloadEnv) == "nap" { // sleeps 10 ms at a time, off CPU nearly always
+		fmt.Println("ready")
+		for {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	dir, err := os.MkdirTemp("", "hostmcp-burn-")
+	if err != nil {
+		panic(err)
+	}
+	src := filepath.Join(dir, "burn.go")
+	burner = filepath.Join(dir, "burn")
+	if err := os.WriteFile(src, []byte(burnSource), 0o644); err != nil {
+		panic(err)
+	}
+	build := exec.Command("go", "build", "-o", burner, src)
+	build.Dir, build.Env = dir, append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		panic(fmt.Sprintf("building the burner: %v\n%s", err, out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// start runs a workload (the burner, or the test binary as "nap"), killed
+// by pid at the end.
+func start(t *testing.T, kind string) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	if kind == "spin" {
+		cmd = exec.Command(burner)
+	}
+	cmd.Env = append(os.Environ(), workloadEnv+"="+kind)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
+		t.Fatalf("workload %s: %q", kind, line)
+	}
+	return cmd.Process.Pid
+}
+
+func newSet(t *testing.T) *Set {
+	t.Helper()
+	testutil.RequireRoot(t)
+	testutil.RequireBinary(t, "perf")
+	ex, err := execx.New(&execx.Options{Allowed: []string{"perf", "bpftrace"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), &store.Options{Path: filepath.Join(t.TempDir(), "hostmcp.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	t.Setenv("TMPDIR", t.TempDir()) // so the test sees perf's work directory go
+	return New(&Deps{Host: hostinfo.New(hostinfo.Roots{}), Exec: ex, Store: st})
+}
+
+func run[Out any](t *testing.T, ctx context.Context, d *tool.Def, args any) (Out, *tool.Error) {
+	t.Helper()
+	return tooltest.Run[Out](t, ctx, d, "test", args)
+}
+
+// A CPU profile of a busy process finds it, its hot function, and leaves
+// three artifacts that open: collapsed stacks, a pprof profile, an SVG.
+func TestCPUProfileLive(t *testing.T) {
+	s := newSet(t)
+	testutil.ExclusiveLoad(t)
+	pid := start(t, "spin")
+	out, terr := run[cpuOut](t, context.Background(), s.cpuProfile(), map[string]any{"pid": pid, "duration_seconds": 2, "sample_rate_hz": 199})
+	if terr != nil {
+		t.Fatal(terr)
+	}
+	sum := out.Summary
+	if out.Mode != "perf" || sum.TotalSamples < 100 || len(sum.Processes) == 0 || sum.Processes[0].PID != pid || sum.Processes[0].Percent < 90 {
+		t.Fatalf("profile of a spinning pid %d: %+v", pid, sum)
+	}
+	if len(sum.TopSelf) == 0 || !strings.Contains(sum.TopSelf[0].Function, "spinForever") {
+		t.Errorf("hottest function %+v, want spinForever", sum.TopSelf)
+	}
+	if len(out.Artifacts) != 3 {
+		t.Fatalf("artifacts %+v", out.Artifacts)
+	}
+	for _, a := range out.Artifacts {
+		g, terr := run[getOut](t, context.Background(), s.getArtifact(), map[string]any{"id": a.ID, "limit": 1 << 20})
+		if terr != nil || g.Length != a.Size {
+			t.Fatalf("%s: %+v %v", a.Type, g, terr)
+		}
+		switch a.Type {
+		case "pprof":
+			raw, err := base64.StdEncoding.DecodeString(g.Content)
+			if g.Encoding != "base64" || err != nil {
+				t.Fatalf("pprof as %s: %v", g.Encoding, err)
+			}
+			p, err := pprof.Parse(bytes.NewReader(raw))
+			if err != nil || len(p.Sample) == 0 {
+				t.Fatalf("the pprof artifact does not parse: %v", err)
+			}
+		case "flamegraph":
+			if g.Encoding != "text" || a.MIME != "image/svg+xml" || !strings.Contains(g.Content, "spinForever") {
+				t.Fatalf("flame graph %s %s", g.Encoding, a.MIME)
+			}
+		case "collapsed":
+			if !strings.Contains(g.Content, "spinForever") {
+				t.Fatal("collapsed stacks lack the hot function")
+			}
+		}
+	}
+	list, _ := run[listOut](t, context.Background(), s.listArtifacts(), map[string]any{})
+	if len(list.Artifacts) != 3 {
+		t.Fatalf("listed %+v", list)
+	}
+	if _, terr := run[getOut](t, context.Background(), s.getArtifact(), map[string]any{"id": "A_20260101T000000Z_0000000000000000"}); terr == nil || terr.Code != tool.ArtifactNotFound {
+		t.Fatalf("want ARTIFACT_NOT_FOUND, got %+v", terr)
+	}
+}
+
+// A second profiler is refused while one runs; a cancelled profile stops
+// perf at once and removes its work directory.
+func TestProfilerBusyAndCancel(t *testing.T) {
+	s := newSet(t)
+	testutil.ExclusiveLoad(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan *tool.Error, 1)
+	go func() {
+		_, terr := tooltest.Run[cpuOut](t, ctx, s.cpuProfile(), "test", map[string]any{"duration_seconds": 30})
+		done <- terr
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !perfRunning(t) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, terr := run[schedLatencyOut](t, context.Background(), s.schedLatency(), map[string]any{"duration_seconds": 1}); terr == nil || terr.Code != tool.ProfilerBusy {
+		t.Fatalf("a second profiler: %+v", terr)
+	}
+	cancel()
+	start := time.Now()
+	select {
+	case terr := <-done:
+		if terr == nil || terr.Code != tool.Cancelled {
+			t.Fatalf("cancelled profile answered %+v", terr)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled profile did not return")
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("cancellation took %v", time.Since(start))
+	}
+	// The answer comes at once; the handler then stops perf and cleans up.
+	var left []os.DirEntry
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if left, _ = os.ReadDir(os.Getenv("TMPDIR")); !perfRunning(t) && len(left) == 0 {
+			break
+		}
+	}
+	if perfRunning(t) {
+		t.Error("perf still runs 5 s after cancellation")
+	}
+	if len(left) != 0 {
+		t.Errorf("work files left: %v", left)
+	}
+}
+
+// perfRunning reports whether this process has a perf child.
+func perfRunning(t *testing.T) bool {
+	ents, _ := os.ReadDir("/proc")
+	me := fmt.Sprint(os.Getpid())
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if strings.Contains(s, "(perf)") && i > 0 {
+			f := strings.Fields(s[i+1:])
+			if len(f) > 1 && f[1] == me {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Scheduler latency and off-CPU time see a sleeping process and name why
+// it was off the CPU.
+func TestSchedToolsLive(t *testing.T) {
+	s := newSet(t)
+	testutil.ExclusiveLoad(t)
+	napper := start(t, "nap")
+	lat, terr := run[schedLatencyOut](t, context.Background(), s.schedLatency(), map[string]any{"duration_seconds": 2, "top_n": 100})
+	if terr != nil || len(lat.Tasks) == 0 {
+		t.Fatalf("%+v %v", lat, terr)
+	}
+	off, terr := run[offCPUOut](t, context.Background(), s.offCPU(), map[string]any{"duration_seconds": 2, "pid": napper})
+	if terr != nil {
+		t.Fatal(terr)
+	}
+	var slept float64
+	for _, task := range off.Tasks {
+		if task.PID != napper {
+			t.Fatalf("pid filter let in %+v", task)
+		}
+		slept += task.ByReason["sleeping"]
+	}
+	if slept < 1000 {
+		t.Fatalf("a process sleeping 10 ms at a time for 2 s slept %.0f ms off CPU: %+v", slept, off)
+	}
+}
+
+// Block I/O latency: snapshot figures, and a traced histogram of direct
+// writes on the root disk.
+func TestIOLatencyLive(t *testing.T) {
+	s := newSet(t)
+	testutil.RequireBinary(t, "bpftrace")
+	testutil.ExclusiveLoad(t)
+	snap, terr := run[ioLatencyOut](t, context.Background(), s.ioLatency(), map[string]any{"duration_seconds": 1})
+	if terr != nil || snap.Mode != "snapshot" || len(snap.Devices) == 0 || snap.Devices[0].Snapshot == nil {
+		t.Fatalf("%+v %v", snap, terr)
+	}
+	dir, err := os.MkdirTemp("/var/tmp", "hostmcp-io-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	stop := make(chan struct{})
+	go func() { // synchronous direct writes, a few hundred a second
+		f, err := os.OpenFile(filepath.Join(dir, "f"), os.O_CREATE|os.O_WRONLY|syscall.O_DIRECT|syscall.O_DSYNC, 0o600)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		buf, _ := syscall.Mmap(-1, 0, 4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_, _ = f.WriteAt(buf, int64(i%256)*4096)
+		}
+	}()
+	defer close(stop)
+	tr, terr := run[ioLatencyOut](t, context.Background(), s.ioLatency(), map[string]any{"duration_seconds": 2, "mode": "trace"})
+	if terr != nil {
+		t.Fatal(terr)
+	}
+	var n uint64
+	for _, d := range tr.Devices {
+		if d.HistogramUS != nil {
+			n += d.HistogramUS.Count
+			if d.HistogramUS.P99 < d.HistogramUS.P50 {
+				t.Errorf("%s: p99 %d below p50 %d", d.Device, d.HistogramUS.P99, d.HistogramUS.P50)
+			}
+		}
+	}
+	if n < 50 || !strings.Contains(tr.Mechanism, "block_rq_issue") {
+		t.Fatalf("traced %d requests: %+v", n, tr)
+	}
+}
