@@ -106,6 +106,8 @@ func top(m map[string]*FuncShare, n int, pct func(int64) float64) []FuncShare {
 		f.Percent = pct(f.Samples)
 		out = append(out, *f)
 	}
-	slices.SortFunc(out, func(a, b FuncShare) int { return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Function, b.Function)) })
+	slices.SortFunc(out, func(a, b FuncShare) int {
+		return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.Function, b.Function))
+	})
 	return out[:min(n, len(out))]
 }
