@@ -10,6 +10,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/toolsets/bpftrace"
 	"github.com/hostmcp/hostmcp/internal/toolsets/core"
 	"github.com/hostmcp/hostmcp/internal/toolsets/edit"
 	"github.com/hostmcp/hostmcp/internal/toolsets/files"
@@ -51,6 +52,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
 		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec}).Toolset(),
 		profile.New(&profile.Deps{Host: d.Host, Exec: d.Exec, Store: d.Store}).Toolset(),
+		bpftrace.New(&bpftrace.Deps{Exec: d.Exec, Config: d.Config.Bpftrace}).Toolset(),
 		stats.New(d.Store).Toolset(),
 		onboarding.New(&onboarding.Deps{Roots: roots, Exec: d.Exec, Calls: calls}).Toolset(),
 	}

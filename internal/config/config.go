@@ -23,6 +23,7 @@ type Config struct {
 	Stdio    StdioConf           `toml:"stdio"`
 	Repl     ReplConf            `toml:"repl"`
 	Process  ProcessConf         `toml:"process"`
+	Bpftrace BpftraceConf        `toml:"bpftrace"`
 }
 
 // Root is a directory file tools may work in. After Load its Path is
@@ -108,9 +109,10 @@ func Default(cwd string, uid int, env func(string) string) *Config {
 			MaxBodyBytes:   4 << 20,
 			MaxHeaderBytes: 64 << 10,
 		},
-		Stdio:   StdioConf{MaxMessageBytes: 4 << 20},
-		Repl:    DefaultRepl(),
-		Process: DefaultProcess(),
+		Stdio:    StdioConf{MaxMessageBytes: 4 << 20},
+		Repl:     DefaultRepl(),
+		Process:  DefaultProcess(),
+		Bpftrace: DefaultBpftrace(),
 	}
 }
 

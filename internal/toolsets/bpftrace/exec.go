@@ -1,0 +1,218 @@
+package bpftrace
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/jobs"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+type execIn struct {
+	Program        string `json:"program" jsonschema:"the bpftrace program text"`
+	TimeoutSeconds int    `json:"timeout,omitempty" jsonschema:"seconds the program may run before it is stopped (its maps are printed then); default 10, at most the configured maximum (60)"`
+}
+
+type execOut struct {
+	ExecutionID    string `json:"execution_id" jsonschema:"for bpftrace_get_result and bpftrace_stop"`
+	Status         string `json:"status"`
+	TimeoutSeconds int    `json:"timeout_seconds"`
+}
+
+// maxProgram bounds a program's text.
+const maxProgram = 64 << 10
+
+var (
+	// unsafeCall finds calls of the builtins bpftrace runs only with --unsafe.
+	unsafeCall = regexp.MustCompile(`\b(system|signal|override)\s*\(`)
+	// errorAt is bpftrace's error position: "stdin:3:12-20: ERROR: message".
+	errorAt = regexp.MustCompile(`(?m)^stdin:(\d+):(\d+)(?:-\d+)?: ERROR: (.*)$`)
+)
+
+func (s *Set) execProgram() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "bpftrace_exec_program",
+		Kind:        tool.Mutating,
+		Title:       "Run a bpftrace program",
+		Description: "Check a bpftrace program (a syntax or semantic error comes back at once with line and column), then run it in the background with a timeout; returns an execution_id to read with bpftrace_get_result.",
+		Timeout:     30 * time.Second,
+	}, s.handleExec).WithRange("timeout", 1, 3600)
+}
+
+func (s *Set) handleExec(ctx context.Context, _ *tool.Call, in execIn) (execOut, error) {
+	if err := s.available(); err != nil {
+		return execOut{}, err
+	}
+	if strings.TrimSpace(in.Program) == "" || len(in.Program) > maxProgram {
+		return execOut{}, tool.Errorf(tool.InvalidArgument, "program must be 1 to %d bytes of bpftrace", maxProgram)
+	}
+	if m := unsafeCall.FindStringSubmatch(in.Program); m != nil && !s.conf.AllowUnsafeBuiltins {
+		return execOut{}, tool.Errorf(tool.CommandNotAllowed, "the program calls %s(), which bpftrace allows only in --unsafe mode; hostmcp never enables it", m[1]).
+			WithSuggestion("Observe instead of acting: record the event (printf, a map) and act on the result with proc_kill or another tool.")
+	}
+	timeout := s.conf.DefaultTimeout.Duration
+	if in.TimeoutSeconds > 0 {
+		timeout = time.Duration(in.TimeoutSeconds) * time.Second
+	}
+	if timeout > s.conf.MaxTimeout.Duration {
+		return execOut{}, tool.Errorf(tool.InvalidDuration, "timeout %s is above the maximum %s", timeout, s.conf.MaxTimeout).
+			WithSuggestion("Use timeout %d or less; aggregate in maps rather than running longer.", int(s.conf.MaxTimeout.Seconds()))
+	}
+	if err := s.check(ctx, in.Program); err != nil {
+		return execOut{}, err
+	}
+	j, err := s.jobs.Start(timeout, func(ctx context.Context, j *jobs.Job) error { return s.run(ctx, j, in.Program) })
+	if errors.Is(err, jobs.ErrLimit) {
+		return execOut{}, tool.Errorf(tool.LimitReached, "%d bpftrace programs are running already", s.conf.MaxConcurrent).
+			WithSuggestion("Wait for one to finish, or stop one with bpftrace_stop.")
+	}
+	if err != nil {
+		return execOut{}, tool.Wrap(tool.Internal, err, "%v", err)
+	}
+	return execOut{ExecutionID: j.ID, Status: jobs.Running, TimeoutSeconds: int(timeout / time.Second)}, nil
+}
+
+// check runs bpftrace's dry run (-d: parse, semantic analysis and code
+// generation, nothing attached) and turns an error into its position.
+func (s *Set) check(ctx context.Context, program string) error {
+	res, err := s.exec.Run(ctx, execx.Cmd{Name: "bpftrace", Args: []string{"-d", "-e", program}, Timeout: 20 * time.Second, MaxOutput: 1 << 20})
+	if err != nil {
+		return tool.Wrap(tool.ExecutionFailed, err, "checking the program: %v", err)
+	}
+	if res.ExitCode == 0 {
+		return nil
+	}
+	stderr := string(res.Stderr)
+	if m := errorAt.FindStringSubmatch(stderr); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		col, _ := strconv.Atoi(m[2])
+		return tool.Errorf(tool.InvalidArgument, "line %d, column %d: %s", line, col, m[3]).
+			WithSuggestion("Fix the program at line %d, column %d; bpftrace_list_helpers lists the builtins and bpftrace_list_probes the probes.", line, col)
+	}
+	var msg []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if !noise(l) {
+			msg = append(msg, l)
+		}
+	}
+	return tool.Errorf(tool.InvalidArgument, "bpftrace refused the program: %s", strings.Join(msg, "; "))
+}
+
+// run runs the program under the job, one output line per record.
+func (s *Set) run(ctx context.Context, j *jobs.Job, program string) error {
+	res, err := s.exec.Run(ctx, execx.Cmd{
+		Name: "bpftrace", Args: []string{"-f", "json", "-e", program},
+		OnStdoutLine: func(line []byte) {
+			if len(line) > 0 {
+				j.AddLine(string(line))
+			}
+		},
+		MaxOutput:  1 << 10,        // the lines go to the job; keep little here
+		StopSignal: syscall.SIGINT, // bpftrace prints its maps on SIGINT
+	})
+	if err != nil {
+		return err
+	}
+	j.SetExitCode(res.ExitCode)
+	for _, l := range strings.Split(string(res.Stderr), "\n") {
+		if !noise(l) {
+			j.AddError(l)
+		}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if res.ExitCode != 0 {
+		return fmt.Errorf("bpftrace exited with %d", res.ExitCode)
+	}
+	return nil
+}
+
+type resultIn struct {
+	ExecutionID string `json:"execution_id" jsonschema:"the id bpftrace_exec_program returned"`
+	Offset      int    `json:"offset,omitempty" jsonschema:"first output record to return; default 0"`
+	Limit       int    `json:"limit,omitempty" jsonschema:"records per page, 1 to 1000; default 200"`
+}
+
+type resultOut struct {
+	ExecutionID  string   `json:"execution_id"`
+	Status       string   `json:"status" jsonschema:"running, completed, failed, timeout or stopped"`
+	Output       []any    `json:"output" jsonschema:"bpftrace -f json records: printf, map, hist, stats...; maps and histograms are structured"`
+	Offset       int      `json:"offset"`
+	LinesTotal   int      `json:"lines_total"`
+	LinesDropped int      `json:"lines_dropped" jsonschema:"records beyond the buffer cap, not kept"`
+	HasMore      bool     `json:"has_more"`
+	ExitCode     *int     `json:"exit_code,omitempty"`
+	Errors       []string `json:"errors"`
+	DurationMS   int64    `json:"duration_ms"`
+}
+
+func (s *Set) getResult() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "bpftrace_get_result",
+		Kind:        tool.ReadOnly,
+		Title:       "Read a bpftrace run",
+		Description: "Status and a page of the output of a bpftrace run (records decoded from -f json), with the total, exit code and errors; partial output is kept when a run times out.",
+		Timeout:     10 * time.Second,
+	}, s.handleResult).WithRange("offset", 0, 1<<30).WithRange("limit", 1, 1000)
+}
+
+func (s *Set) handleResult(_ context.Context, _ *tool.Call, in resultIn) (resultOut, error) {
+	limit := in.Limit
+	if limit == 0 {
+		limit = 200
+	}
+	snap, err := s.jobs.Get(in.ExecutionID, in.Offset, limit)
+	if err != nil {
+		return resultOut{}, notFound(in.ExecutionID)
+	}
+	out := resultOut{ExecutionID: snap.ID, Status: snap.Status, Offset: in.Offset, LinesTotal: snap.LinesTotal, LinesDropped: snap.Dropped,
+		HasMore: in.Offset+len(snap.Lines) < snap.LinesTotal, ExitCode: snap.ExitCode, Errors: snap.Errors, Output: []any{}}
+	end := snap.Ended
+	if end.IsZero() {
+		end = time.Now()
+	}
+	out.DurationMS = end.Sub(snap.Started).Milliseconds()
+	for _, l := range snap.Lines {
+		var rec any
+		if json.Unmarshal([]byte(l), &rec) != nil {
+			rec = map[string]any{"type": "text", "data": l}
+		}
+		out.Output = append(out.Output, rec)
+	}
+	return out, nil
+}
+
+type stopIn struct {
+	ExecutionID string `json:"execution_id" jsonschema:"the id bpftrace_exec_program returned"`
+}
+
+func (s *Set) stop() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "bpftrace_stop",
+		Kind:        tool.Mutating,
+		Title:       "Stop a bpftrace run",
+		Description: "Stop a running bpftrace program (it prints its maps first) and return its final status and first page of output.",
+		Timeout:     30 * time.Second,
+	}, s.handleStop)
+}
+
+func (s *Set) handleStop(ctx context.Context, call *tool.Call, in stopIn) (resultOut, error) {
+	if err := s.jobs.Stop(in.ExecutionID); err != nil {
+		return resultOut{}, notFound(in.ExecutionID)
+	}
+	return s.handleResult(ctx, call, resultIn{ExecutionID: in.ExecutionID})
+}
+
+func notFound(id string) error {
+	return tool.Errorf(tool.NotFound, "no bpftrace run %q (finished runs are kept for a while, then forgotten)", id).
+		WithSuggestion("Start the program again with bpftrace_exec_program.")
+}
