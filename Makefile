@@ -7,7 +7,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 export CGO_ENABLED = 0
 
-.PHONY: deps build triage test lint docs bench fuzz ci
+.PHONY: deps build triage test lint docs bench fuzz ci generate
 
 deps:
 	scripts/deps.sh
@@ -33,6 +33,13 @@ lint:
 # Regenerate docs/tools.md and the tool schema snapshots from the registry.
 docs:
 	$(GO) test ./internal/catalog -run 'TestToolsDoc|TestToolSnapshots' -update
+
+# Rebuild the committed eBPF objects and the syscall table (needs clang,
+# llvm and libbpf-dev, which this installs; building never does).
+generate:
+	scripts/deps.sh generate
+	$(GO) generate ./internal/ebpf
+	scripts/gen-syscalls.sh
 
 bench: build
 	scripts/bench.sh

@@ -40,6 +40,14 @@ want python3 /usr/bin/python3                                # repl sessions
 want dbus-daemon dbus-daemon                                 # sys_services' private test bus
 want systemd /usr/bin/journalctl                             # sys_logs
 want systemd-journal-remote /lib/systemd/systemd-journal-remote # writes the journal sys_logs tests read
+# `scripts/deps.sh generate` (make generate) also installs what rebuilds the
+# committed eBPF objects; building and testing never need it.
+if [ "${1:-}" = generate ]; then
+	want clang clang
+	want llvm llvm-strip
+	want libbpf-dev /usr/include/bpf/bpf_helpers.h
+	want bpftool bpftool
+fi
 if ! command -v node >/dev/null 2>&1; then
 	missing+=(nodejs npm)
 elif ! command -v npm >/dev/null 2>&1; then

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf_tcp_trace from the stable sock:inet_sock_set_state tracepoint.
+ * lifecycle (like tcplife): a record per connection when it closes, with
+ * its duration and bytes each way; connections (like tcpconnect): a record
+ * per active open when it leaves SYN_SENT (established, or failed: the
+ * local port is only chosen after CLOSE -> SYN_SENT), credited to the
+ * process that was running at SYN_SENT, the connecting one. */
+#include "types.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "common.h"
+#include "ring.h"
+
+#define IPPROTO_TCP 6
+#define AF_INET 2
+enum { TCP_ESTABLISHED = 1, TCP_SYN_SENT, TCP_SYN_RECV, TCP_FIN_WAIT1, TCP_FIN_WAIT2,
+       TCP_TIME_WAIT, TCP_CLOSE, TCP_CLOSE_WAIT, TCP_LAST_ACK, TCP_LISTEN };
+
+const volatile __u8 lifecycle = 1;
+
+struct tcp_event {
+	__u64 ts;
+	__u64 duration_ns; /* lifecycle */
+	__u64 rx_bytes;    /* lifecycle */
+	__u64 tx_bytes;    /* lifecycle */
+	__u32 pid;
+	__u32 established; /* connections: the handshake completed */
+	__u16 family;
+	__u16 sport;
+	__u16 dport;
+	__u16 _pad;
+	__u8 saddr[16];
+	__u8 daddr[16];
+	char comm[TASK_COMM_LEN];
+};
+
+struct who {
+	__u32 pid;
+	char comm[TASK_COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);
+	__type(value, __u64);
+} births SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);
+	__type(value, struct who);
+} whos SEC(".maps");
+
+static __always_inline void fill(struct tcp_event *e, struct trace_event_raw_inet_sock_set_state *ctx)
+{
+	e->ts = bpf_ktime_get_ns();
+	e->family = BPF_CORE_READ(ctx, family);
+	e->sport = BPF_CORE_READ(ctx, sport);
+	e->dport = BPF_CORE_READ(ctx, dport);
+	if (e->family == AF_INET) {
+		bpf_core_read(e->saddr, 4, &ctx->saddr);
+		bpf_core_read(e->daddr, 4, &ctx->daddr);
+	} else {
+		bpf_core_read(e->saddr, 16, &ctx->saddr_v6);
+		bpf_core_read(e->daddr, 16, &ctx->daddr_v6);
+	}
+}
+
+SEC("tracepoint/sock/inet_sock_set_state")
+int on_state(struct trace_event_raw_inet_sock_set_state *ctx)
+{
+	if (BPF_CORE_READ(ctx, protocol) != IPPROTO_TCP)
+		return 0;
+	int oldstate = BPF_CORE_READ(ctx, oldstate);
+	int newstate = BPF_CORE_READ(ctx, newstate);
+	__u64 sk = (__u64)BPF_CORE_READ(ctx, skaddr);
+
+	if (!lifecycle) {
+		if (newstate == TCP_SYN_SENT) {
+			struct who w = {.pid = current_tgid()};
+			bpf_get_current_comm(&w.comm, sizeof(w.comm));
+			bpf_map_update_elem(&whos, &sk, &w, BPF_ANY);
+			return 0;
+		}
+		if (oldstate != TCP_SYN_SENT)
+			return 0;
+		struct who *w = bpf_map_lookup_elem(&whos, &sk);
+		if (!w)
+			return 0; /* the connect began before the trace */
+		struct tcp_event e = {.pid = w->pid, .established = newstate == TCP_ESTABLISHED};
+		__builtin_memcpy(&e.comm, w->comm, sizeof(e.comm));
+		fill(&e, ctx);
+		emit(&e, sizeof(e));
+		bpf_map_delete_elem(&whos, &sk);
+		return 0;
+	}
+
+	if (newstate < TCP_FIN_WAIT1) { /* the connection is being set up: its birth */
+		__u64 ts = bpf_ktime_get_ns();
+		bpf_map_update_elem(&births, &sk, &ts, BPF_NOEXIST);
+	}
+	/* These transitions run in the owning process: connect, and close
+	 * after the peer closed. The others may run in softirq context. */
+	if (newstate == TCP_SYN_SENT || newstate == TCP_LAST_ACK) {
+		struct who w = {.pid = current_tgid()};
+		bpf_get_current_comm(&w.comm, sizeof(w.comm));
+		bpf_map_update_elem(&whos, &sk, &w, BPF_ANY);
+	}
+	if (newstate != TCP_CLOSE)
+		return 0;
+	__u64 *birth = bpf_map_lookup_elem(&births, &sk);
+	if (!birth) {
+		bpf_map_delete_elem(&whos, &sk);
+		return 0; /* born before the trace started */
+	}
+	struct tcp_event e = {};
+	fill(&e, ctx);
+	e.duration_ns = e.ts - *birth;
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	e.rx_bytes = BPF_CORE_READ(tp, bytes_received);
+	e.tx_bytes = BPF_CORE_READ(tp, bytes_acked);
+	struct who *w = bpf_map_lookup_elem(&whos, &sk);
+	if (w) {
+		e.pid = w->pid;
+		__builtin_memcpy(&e.comm, w->comm, sizeof(e.comm));
+	} else {
+		e.pid = current_tgid();
+		bpf_get_current_comm(&e.comm, sizeof(e.comm));
+	}
+	emit(&e, sizeof(e));
+	bpf_map_delete_elem(&births, &sk);
+	bpf_map_delete_elem(&whos, &sk);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,94 @@
+package ebpf
+
+import (
+	"context"
+	"time"
+)
+
+// FileIOMechanism is how FileIO times calls.
+const FileIOMechanism = "eBPF on tracepoints raw_syscalls:sys_enter and raw_syscalls:sys_exit (read, write, pread64, pwrite64, readv, writev; the file from the task's fd table)"
+
+// FileIOOptions select what FileIO traces.
+type FileIOOptions struct {
+	TGID     uint32        // 0: every process (hostmcp itself never)
+	AllFiles bool          // also sockets, pipes and devices, not only regular files
+	Slow     time.Duration // calls at least this long are reported one by one; 0: none
+}
+
+// OpStat is what FileIO counted for reads or for writes.
+type OpStat struct {
+	Calls, Bytes, Errors uint64
+	Micros               Slots // latency histogram, log2 of microseconds
+}
+
+// FileIOResult is the reads and writes of an interval.
+type FileIOResult struct {
+	Read, Write OpStat
+	Lost        uint64 // slow-call records a full ring dropped
+}
+
+// SlowIO is one read or write call at least the threshold long.
+type SlowIO struct {
+	Time    time.Duration // since boot
+	Latency time.Duration
+	Ret     int64 // bytes, or -errno
+	PID     uint32
+	Write   bool
+	FD      uint32
+	Mode    uint32 // the inode's mode: type and permissions
+	Comm    string
+	File    string // the file's name (its last path component)
+}
+
+// ioRecord mirrors struct io_event (bpf/fileio.bpf.c).
+type ioRecord struct {
+	TS, LatencyNS uint64
+	Ret           int64
+	PID, Op, FD   uint32
+	Mode          uint32
+	Comm          [16]byte
+	Name          [64]byte
+}
+
+// FileIO times file reads and writes for d; slow calls go to onSlow (nil
+// when o.Slow is 0) as they are read.
+func FileIO(ctx context.Context, d time.Duration, o FileIOOptions, progress Progress, onSlow func(SlowIO)) (FileIOResult, error) {
+	minNS := ^uint64(0)
+	if o.Slow > 0 {
+		minNS = uint64(o.Slow)
+	}
+	spec, err := loadFileio()
+	var objs fileioObjects
+	consts := map[string]any{
+		"nr_read": nrs.read, "nr_write": nrs.write, "nr_pread": nrs.pread, "nr_pwrite": nrs.pwrite,
+		"nr_readv": nrs.readv, "nr_writev": nrs.writev,
+		"target_tgid": o.TGID, "self_tgid": selfTGID, "all_files": boolByte(o.AllFiles), "min_ns": minNS,
+	}
+	if err := load("file I/O", spec, err, consts, &objs); err != nil {
+		return FileIOResult{}, err
+	}
+	defer objs.Close()
+	onRecord := func(b []byte) {
+		var r ioRecord
+		if onSlow == nil || !decode(b, &r) {
+			return
+		}
+		onSlow(SlowIO{Time: time.Duration(r.TS), Latency: time.Duration(r.LatencyNS), Ret: r.Ret, PID: r.PID,
+			Write: r.Op == 1, FD: r.FD, Mode: r.Mode, Comm: cstring(r.Comm[:]), File: cstring(r.Name[:])})
+	}
+	err = trace(ctx, d, progress, objs.Events, onRecord,
+		tracepoint("raw_syscalls", "sys_enter", objs.OnEnter),
+		tracepoint("raw_syscalls", "sys_exit", objs.OnExit))
+	if err != nil {
+		return FileIOResult{}, err
+	}
+	var res FileIOResult
+	if err := objs.Stats.Lookup(uint32(0), &res.Read); err != nil {
+		return res, err
+	}
+	if err := objs.Stats.Lookup(uint32(1), &res.Write); err != nil {
+		return res, err
+	}
+	res.Lost = lostRecords(objs.Lost)
+	return res, nil
+}

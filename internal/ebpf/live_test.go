@@ -1,0 +1,351 @@
+package ebpf
+
+import (
+	"context"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/testutil"
+)
+
+func requireEBPF(t *testing.T) {
+	t.Helper()
+	if err := Preflight(); err != nil {
+		testutil.Missing(t, "%v", err)
+	}
+}
+
+// Direct writes on the root disk show in the bio latency histogram.
+func TestBioLatencyLive(t *testing.T) {
+	requireEBPF(t)
+	testutil.ExclusiveLoad(t)
+	dir, err := os.MkdirTemp("/var/tmp", "hostmcp-bio-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	stop := make(chan struct{})
+	defer close(stop)
+	go directWrites(filepath.Join(dir, "f"), stop)
+	got, err := BioLatency(context.Background(), 1500*time.Millisecond, BioOptions{UnitNS: 1000}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n uint64
+	for _, h := range got {
+		for _, c := range h {
+			n += c
+		}
+	}
+	if n < 50 {
+		t.Fatalf("%d block requests seen during direct writes: %v", n, got)
+	}
+}
+
+func directWrites(path string, stop <-chan struct{}) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|syscall.O_DIRECT|syscall.O_DSYNC, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	buf, _ := syscall.Mmap(-1, 0, 4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	for i := 0; ; i++ {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		_, _ = f.WriteAt(buf, int64(i%256)*4096)
+	}
+}
+
+// More busy threads than CPUs make tasks wait on the run queue.
+func TestRunqLatencyLive(t *testing.T) {
+	requireEBPF(t)
+	testutil.ExclusiveLoad(t)
+	for range 4 {
+		c := exec.Command("sh", "-c", "while :; do :; done")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Process.Kill(); _ = c.Wait() })
+	}
+	h, err := RunqLatency(context.Background(), time.Second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, slow uint64
+	for i, c := range h {
+		n += c
+		if i >= 10 { // 1 ms and more
+			slow += c
+		}
+	}
+	if n < 100 || slow == 0 {
+		t.Fatalf("run queue waits: %d, %d of them 1 ms or more: %v", n, slow, h)
+	}
+}
+
+// This process's own syscalls are counted, by name.
+func TestCountSyscallsLive(t *testing.T) {
+	requireEBPF(t)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = syscall.Getppid()
+			}
+		}
+	}()
+	c, err := CountSyscalls(context.Background(), time.Second, SyscountOptions{TGID: uint32(os.Getpid()), Latency: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := c.ByNumber[syscall.SYS_GETPPID]; st.Count < 1000 || st.TotalNS == 0 || st.Errors != 0 || SyscallName(syscall.SYS_GETPPID) != "getppid" {
+		t.Fatalf("getppid counted %+v: %v", st, c.ByNumber)
+	}
+	if len(c.ByProcess) != 1 || c.ByProcess[uint32(os.Getpid())].Count == 0 {
+		t.Fatalf("the pid filter let in %v", c.ByProcess)
+	}
+}
+
+// Only failed calls are counted when asked: close(-1) fails with EBADF.
+func TestCountSyscallErrorsLive(t *testing.T) {
+	requireEBPF(t)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = syscall.Close(-1)
+				_ = syscall.Getppid()
+			}
+		}
+	}()
+	c, err := CountSyscalls(context.Background(), time.Second, SyscountOptions{TGID: uint32(os.Getpid()), ErrorsOnly: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := c.ByNumber[syscall.SYS_CLOSE]; st.Count < 100 || st.Errors != st.Count {
+		t.Fatalf("failed closes counted %+v", st)
+	}
+	if st, ok := c.ByNumber[syscall.SYS_GETPPID]; ok {
+		t.Fatalf("getppid never fails but was counted: %+v", st)
+	}
+}
+
+// Runs of /bin/true are seen with their parent.
+func TestExecTraceLive(t *testing.T) {
+	requireEBPF(t)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		for range 5 {
+			_ = exec.Command("/bin/true").Run()
+		}
+		_ = exec.Command("/bin/echo", "1", "2", "3", "4").Run()
+	}()
+	go func() {
+		time.Sleep(400 * time.Millisecond)
+		_ = exec.Command("/nonexistent-hostmcp-test").Run() // Go tries execve: ENOENT
+	}()
+	var events []ExecEvent
+	_, err := ExecTrace(context.Background(), 1500*time.Millisecond, 3, nil, func(e ExecEvent) { events = append(events, e) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, failed := 0, 0
+	for _, e := range events {
+		if e.PPID != uint32(os.Getpid()) {
+			continue
+		}
+		switch {
+		case e.Filename == "/bin/true" && e.Ret == 0 && e.Comm == "true" && len(e.Args) == 1 && e.Args[0] == "/bin/true":
+			n++
+		case e.Filename == "/nonexistent-hostmcp-test" && e.Ret == -int32(syscall.ENOENT):
+			failed++
+		}
+	}
+	if n != 5 || failed != 1 {
+		t.Fatalf("saw %d of 5 /bin/true runs and %d of 1 failed exec: %+v", n, failed, events)
+	}
+}
+
+// Arguments beyond max_args are cut and marked so.
+func TestExecTraceArgsLive(t *testing.T) {
+	requireEBPF(t)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_ = exec.Command("/bin/echo", "one", "two", "three", "four").Run()
+	}()
+	var got *ExecEvent
+	_, err := ExecTrace(context.Background(), time.Second, 3, nil, func(e ExecEvent) {
+		if e.Filename == "/bin/echo" && e.PPID == uint32(os.Getpid()) {
+			got = &e
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got == nil || len(got.Args) != 3 || got.Args[2] != "two" || !got.ArgsTruncated {
+		t.Fatalf("echo's record: %+v", got)
+	}
+}
+
+// A TCP connection to a local listener is seen opening and closing, with
+// its ports and the bytes it carried.
+func TestTCPTraceLive(t *testing.T) {
+	requireEBPF(t)
+	for _, lifecycle := range []bool{false, true} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := uint16(ln.Addr().(*net.TCPAddr).Port)
+		go func() {
+			c, err := ln.Accept()
+			if err == nil {
+				_, _ = io.Copy(io.Discard, c)
+				c.Close()
+			}
+		}()
+		go func() {
+			time.Sleep(300 * time.Millisecond)
+			c, err := net.Dial("tcp", ln.Addr().String())
+			if err == nil {
+				_, _ = c.Write(make([]byte, 5000))
+				time.Sleep(100 * time.Millisecond)
+				c.Close()
+			}
+		}()
+		var seen []TCPEvent
+		_, err = TCPTrace(context.Background(), 1500*time.Millisecond, lifecycle, nil, func(e TCPEvent) {
+			if e.Remote.Port() == port || e.Local.Port() == port {
+				seen = append(seen, e)
+			}
+		})
+		ln.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) == 0 {
+			t.Fatalf("lifecycle %v: no event for port %d", lifecycle, port)
+		}
+		var client *TCPEvent
+		for i, e := range seen {
+			if e.Remote.Port() == port && e.PID == uint32(os.Getpid()) {
+				client = &seen[i]
+			}
+		}
+		if client == nil || client.Remote.Addr().String() != "127.0.0.1" {
+			t.Fatalf("lifecycle %v: the client's connection not among %+v", lifecycle, seen)
+		}
+		if !lifecycle && !client.Established {
+			t.Fatalf("the connection was accepted but not seen established: %+v", client)
+		}
+		if lifecycle && (client.TxBytes < 5000 || client.TxBytes > 5002 || client.Duration < 100*time.Millisecond) {
+			t.Fatalf("the client's connection: %+v", client)
+		}
+	}
+}
+
+// Slow and fast reads of a regular file are counted; a read slower than
+// the threshold (a read from a file while the disk is synced cannot be
+// forced, so the threshold is 0) is reported with the file's name.
+func TestFileIOLive(t *testing.T) {
+	requireEBPF(t)
+	f, err := os.CreateTemp(t.TempDir(), "hostmcp-fileio-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	child := exec.Command("sh", "-c", "while :; do cat \"$0\" >/dev/null; done", f.Name())
+	if _, err := f.WriteString("hello hostmcp\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = child.Process.Kill(); _ = child.Wait() })
+	var slow []SlowIO
+	res, err := FileIO(context.Background(), time.Second, FileIOOptions{Slow: time.Nanosecond}, nil, func(s SlowIO) { slow = append(slow, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Read.Calls < 10 || res.Read.Bytes < 10*14 {
+		t.Fatalf("reads: %+v", res.Read)
+	}
+	named := 0
+	for _, s := range slow {
+		if s.File == filepath.Base(f.Name()) && !s.Write && s.Comm == "cat" {
+			named++
+		}
+	}
+	if named == 0 {
+		t.Fatalf("no read of %s among %d reports", f.Name(), len(slow))
+	}
+}
+
+// Creating and removing a file shows as an open with O_CREAT and an unlink.
+func TestFileOpsLive(t *testing.T) {
+	requireEBPF(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "short-lived")
+	child := exec.Command("sh", "-c", "sleep 0.3; touch \"$0\"; sleep 0.2; rm \"$0\"; cat /nonexistent-hostmcp 2>/dev/null; true", path)
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer child.Wait()
+	var created, removed, failed bool
+	_, err := FileOps(context.Background(), 1500*time.Millisecond, 0, nil, func(op FileOp) {
+		switch {
+		case op.Path == path && !op.Unlink && op.Flags&syscall.O_CREAT != 0 && op.Ret >= 0:
+			created = true
+		case op.Path == path && op.Unlink && op.Ret == 0:
+			removed = true
+		case op.Path == "/nonexistent-hostmcp" && op.Ret == -int64(syscall.ENOENT) && op.Comm == "cat":
+			failed = true
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !created || !removed || !failed {
+		t.Fatalf("created %v, removed %v, failed open %v", created, removed, failed)
+	}
+}
+
+// python3's socket.getaddrinfo goes through the C library and is timed.
+func TestDNSLatencyLive(t *testing.T) {
+	requireEBPF(t)
+	py := testutil.RequireBinary(t, "python3")
+	go func() {
+		time.Sleep(400 * time.Millisecond)
+		_ = exec.Command(py, "-c", "import socket; socket.getaddrinfo('localhost', 80)").Run()
+	}()
+	var got []DNSLookup
+	mech, _, err := DNSLatency(context.Background(), 2*time.Second, 0, nil, func(l DNSLookup) { got = append(got, l) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range got {
+		if l.Host == "localhost" && l.Func == "getaddrinfo" && l.Ret == 0 && l.Latency > 0 {
+			return
+		}
+	}
+	t.Fatalf("%s: no getaddrinfo(localhost) among %+v", mech, got)
+}

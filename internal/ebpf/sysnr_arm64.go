@@ -1,0 +1,13 @@
+package ebpf
+
+import "golang.org/x/sys/unix"
+
+// nrs are the system call numbers the raw_syscalls programs match; arm64
+// has no open, creat or unlink, only their *at forms.
+var nrs = sysnrs{
+	execve: unix.SYS_EXECVE, execveat: unix.SYS_EXECVEAT,
+	read: unix.SYS_READ, write: unix.SYS_WRITE, pread: unix.SYS_PREAD64, pwrite: unix.SYS_PWRITE64,
+	readv: unix.SYS_READV, writev: unix.SYS_WRITEV,
+	open: noSyscall, openat: unix.SYS_OPENAT, creat: noSyscall,
+	unlink: noSyscall, unlinkat: unix.SYS_UNLINKAT,
+}
