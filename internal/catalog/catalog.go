@@ -22,6 +22,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/toolsets/search"
 	"github.com/hostmcp/hostmcp/internal/toolsets/stats"
 	"github.com/hostmcp/hostmcp/internal/toolsets/system"
+	"github.com/hostmcp/hostmcp/internal/toolsets/trace"
 )
 
 // Deps are the shared mechanisms toolsets are built from.
@@ -50,8 +51,9 @@ func Toolsets(d *Deps) []tool.Toolset {
 		proc.New(&proc.Deps{Config: d.Config.Process}).Toolset(),
 		repl.New(&repl.Deps{Config: d.Config}).Toolset(),
 		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
-		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec}).Toolset(),
+		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec, IOLayersEBPF: trace.IOLayers}).Toolset(),
 		profile.New(&profile.Deps{Host: d.Host, Exec: d.Exec, Store: d.Store}).Toolset(),
+		trace.New().Toolset(),
 		bpftrace.New(&bpftrace.Deps{Exec: d.Exec, Config: d.Config.Bpftrace}).Toolset(),
 		stats.New(d.Store).Toolset(),
 		onboarding.New(&onboarding.Deps{Roots: roots, Exec: d.Exec, Calls: calls}).Toolset(),

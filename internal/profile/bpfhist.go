@@ -21,6 +21,7 @@ type Histogram struct {
 	Count   uint64   `json:"count"`
 	P50     uint64   `json:"p50" jsonschema:"upper bound of the bucket holding the median"`
 	P90     uint64   `json:"p90"`
+	P95     uint64   `json:"p95"`
 	P99     uint64   `json:"p99"`
 	Max     uint64   `json:"max" jsonschema:"upper bound of the highest non-empty bucket"`
 	Buckets []Bucket `json:"buckets"`
@@ -71,7 +72,7 @@ func NewHistogram(key string, buckets []Bucket) Histogram {
 			h.Max = b.Max
 		}
 	}
-	h.P50, h.P90, h.P99 = quantile(buckets, h.Count, 0.50), quantile(buckets, h.Count, 0.90), quantile(buckets, h.Count, 0.99)
+	h.P50, h.P90, h.P95, h.P99 = quantile(buckets, h.Count, 0.50), quantile(buckets, h.Count, 0.90), quantile(buckets, h.Count, 0.95), quantile(buckets, h.Count, 0.99)
 	return h
 }
 

@@ -77,9 +77,10 @@ func (s *Set) handleIOLayers(ctx context.Context, call *tool.Call, in ioLayersIn
 		return ioLayersOut{}, tool.Errorf(tool.CapabilityMissing, "this hostmcp has no eBPF collector for VFS operations").
 			WithSuggestion("Use mode procfs (or auto), which estimates the VFS layer from /proc/<pid>/io.")
 	}
-	if mode == "auto" && s.deps.IOLayersEBPF != nil {
+	auto := mode == "auto"
+	if auto && s.deps.IOLayersEBPF != nil {
 		mode = "ebpf"
-	} else if mode == "auto" {
+	} else if auto {
 		mode = "procfs"
 	}
 	before, _, err := s.deps.Host.ReadCounters(nil)
@@ -91,10 +92,15 @@ func (s *Set) handleIOLayers(ctx context.Context, call *tool.Call, in ioLayersIn
 	start := time.Now()
 	if mode == "ebpf" {
 		out.VFS, err = s.deps.IOLayersEBPF(ctx, dur)
-		if err != nil {
+		if te := tool.AsError(err); auto && err != nil && te.Code == tool.CapabilityMissing {
+			call.Warn("eBPF is not available here (%s): measured from procfs instead", te.Message)
+			mode, err = "procfs", nil
+			start = time.Now()
+		} else if err != nil {
 			return ioLayersOut{}, err
 		}
-	} else {
+	}
+	if mode == "procfs" {
 		if procBefore, _, err = s.deps.Host.ReadAllProcIO(); err != nil {
 			return ioLayersOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading /proc/*/io: %v", err)
 		}

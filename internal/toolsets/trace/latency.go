@@ -1,0 +1,136 @@
+package trace
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// bioIn is perf_bio_latency's input (spec 000 section 9.10).
+type bioIn struct {
+	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 5"`
+	Device          string `json:"device,omitempty" jsonschema:"only this device, by name (vda, nvme0n1) or major:minor"`
+	PerDevice       bool   `json:"per_device,omitempty" jsonschema:"one histogram per device; default one for all"`
+	Queued          bool   `json:"queued,omitempty" jsonschema:"include the time queued in the OS (from block_rq_insert), not only the device's"`
+	Milliseconds    bool   `json:"milliseconds,omitempty" jsonschema:"histogram in milliseconds; default microseconds"`
+	HistogramType   string `json:"histogram_type,omitempty" jsonschema:"log2 (default) or linear"`
+	LinearBucketMS  int    `json:"linear_bucket_ms,omitempty" jsonschema:"bucket width of the linear histogram, 1 to 100 ms; default 10"`
+}
+
+type histOut struct {
+	Mechanism     string              `json:"mechanism" jsonschema:"the attach points used"`
+	Unit          string              `json:"unit" jsonschema:"us or ms: the unit of bucket bounds and percentiles"`
+	HistogramType string              `json:"histogram_type"`
+	Total         uint64              `json:"total" jsonschema:"events measured"`
+	Histograms    []profile.Histogram `json:"histograms" jsonschema:"by device (or all); percentiles are bucket upper bounds"`
+}
+
+func (s *Set) bioLatency() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_bio_latency",
+		Kind:        tool.ReadOnly,
+		Title:       "Block I/O latency histogram (eBPF)",
+		Description: "Block request latency (issue, or queueing with queued, to completion) over duration_seconds as a log2 or linear histogram with percentiles, overall or per device.",
+		Timeout:     45 * time.Second,
+	}, s.handleBio).WithRange("duration_seconds", 1, 30).WithEnum("histogram_type", "log2", "linear").WithRange("linear_bucket_ms", 1, 100)
+}
+
+func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut, error) {
+	if err := preflight("perf_io_latency (mode snapshot, from /proc/diskstats)"); err != nil {
+		return histOut{}, err
+	}
+	names := blockDevices()
+	var want uint32
+	if in.Device != "" {
+		for dev, n := range names {
+			if n == in.Device || devName(map[uint32]string{}, dev) == in.Device {
+				want = dev
+			}
+		}
+		if want == 0 {
+			known := make([]string, 0, len(names))
+			for _, n := range names {
+				known = append(known, n)
+			}
+			sort.Strings(known)
+			return histOut{}, tool.Errorf(tool.InvalidArgument, "no block device %q", in.Device).
+				WithSuggestion("Use one of: %v (or major:minor).", known)
+		}
+	}
+	o := ebpf.BioOptions{Queued: in.Queued, UnitNS: 1000}
+	out := histOut{Mechanism: ebpf.BioMechanism(in.Queued), Unit: "us", HistogramType: "log2"}
+	if in.Milliseconds || in.HistogramType == "linear" {
+		o.UnitNS, out.Unit = 1_000_000, "ms"
+	}
+	if in.HistogramType == "linear" {
+		o.LinearWidth, out.HistogramType = uint64(max(in.LinearBucketMS, 0)), "linear"
+		if o.LinearWidth == 0 {
+			o.LinearWidth = 10
+		}
+	}
+	d := seconds(in.DurationSeconds, 5)
+	byDev, err := ebpf.BioLatency(ctx, d, o, progress(ctx, call, d, "tracing block requests"))
+	if err != nil {
+		return histOut{}, failed(err)
+	}
+	var all ebpf.Slots
+	devs := make([]uint32, 0, len(byDev))
+	for dev := range byDev {
+		if want == 0 || dev == want {
+			devs = append(devs, dev)
+		}
+	}
+	slices.Sort(devs)
+	for _, dev := range devs {
+		all.Add(byDev[dev])
+		if in.PerDevice {
+			out.Histograms = append(out.Histograms, byDev[dev].Histogram(devName(names, dev), o.LinearWidth))
+		}
+	}
+	if !in.PerDevice {
+		key := "all"
+		if want != 0 {
+			key = devName(names, want)
+		}
+		out.Histograms = []profile.Histogram{all.Histogram(key, o.LinearWidth)}
+	}
+	for _, h := range out.Histograms {
+		out.Total += h.Count
+	}
+	if out.Total == 0 {
+		call.Warn("no block request completed during the trace: the disks were idle (or the device saw no I/O)")
+	}
+	return out, nil
+}
+
+type runqIn struct {
+	DurationSeconds int `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 5"`
+}
+
+func (s *Set) runqLatency() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_runq_latency",
+		Kind:        tool.ReadOnly,
+		Title:       "Run queue latency histogram (eBPF)",
+		Description: "How long runnable tasks waited for a CPU (wakeup or preemption to running) over duration_seconds: a log2 histogram of microseconds with percentiles. A p99 in milliseconds means CPU saturation.",
+		Timeout:     45 * time.Second,
+	}, s.handleRunq).WithRange("duration_seconds", 1, 30)
+}
+
+func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (histOut, error) {
+	if err := preflight("perf_sched_latency (perf sched) or perf_use_check"); err != nil {
+		return histOut{}, err
+	}
+	d := seconds(in.DurationSeconds, 5)
+	h, err := ebpf.RunqLatency(ctx, d, progress(ctx, call, d, "tracing the run queues"))
+	if err != nil {
+		return histOut{}, failed(err)
+	}
+	hist := h.Histogram("all", 0)
+	return histOut{Mechanism: ebpf.RunqMechanism, Unit: "us", HistogramType: "log2", Total: hist.Count, Histograms: []profile.Histogram{hist}}, nil
+}

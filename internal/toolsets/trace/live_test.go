@@ -1,0 +1,256 @@
+package trace
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/testutil"
+	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
+)
+
+func newSet(t *testing.T) *Set {
+	t.Helper()
+	if err := ebpf.Preflight(); err != nil {
+		testutil.Missing(t, "%v", err)
+	}
+	return New()
+}
+
+// start runs a command for the test and ends it (by its pid) afterwards.
+func start(t *testing.T, name string, args ...string) *exec.Cmd {
+	t.Helper()
+	c := exec.Command(name, args...)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Process.Kill(); _ = c.Wait() })
+	return c
+}
+
+// later runs f after d in the background, while a trace is running.
+func later(d time.Duration, f func()) {
+	go func() {
+		time.Sleep(d)
+		f()
+	}()
+}
+
+// Direct writes reach the disk: a per-device linear histogram in ms names
+// the device, and filtering on that device gives it alone.
+func TestBioLatencyLive(t *testing.T) {
+	s := newSet(t)
+	testutil.ExclusiveLoad(t)
+	dir, err := os.MkdirTemp("/var/tmp", "hostmcp-trace-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	dd := func() {
+		start(t, "dd", "if=/dev/zero", "of="+filepath.Join(dir, "f"), "bs=4096", "count=100000", "oflag=direct,dsync")
+	}
+	dd()
+	out := tooltest.MustRun[histOut](t, context.Background(), s.bioLatency(),
+		map[string]any{"duration_seconds": 1, "per_device": true, "histogram_type": "linear", "linear_bucket_ms": 5})
+	if out.Unit != "ms" || out.HistogramType != "linear" || out.Total < 20 || len(out.Histograms) == 0 {
+		t.Fatalf("%+v", out)
+	}
+	busiest := slices.MaxFunc(out.Histograms, func(a, b profile.Histogram) int { return int(a.Count) - int(b.Count) })
+	if b := busiest.Buckets[0]; b.Max-b.Min != 4 || b.Min%5 != 0 {
+		t.Fatalf("linear buckets of 5 ms: %+v", busiest.Buckets)
+	}
+	one := tooltest.MustRun[histOut](t, context.Background(), s.bioLatency(), map[string]any{"duration_seconds": 1, "device": busiest.Key})
+	if len(one.Histograms) != 1 || one.Histograms[0].Key != busiest.Key || one.Unit != "us" || one.Total == 0 {
+		t.Fatalf("device %s alone: %+v", busiest.Key, one)
+	}
+	_, terr := tooltest.Run[histOut](t, context.Background(), s.bioLatency(), "test", map[string]any{"device": "no-such-disk"})
+	if terr == nil || terr.Code != tool.InvalidArgument || !strings.Contains(terr.Suggestion, busiest.Key) {
+		t.Fatalf("unknown device: %+v", terr)
+	}
+}
+
+// Busy loops on both CPUs make woken tasks wait.
+func TestRunqLatencyLive(t *testing.T) {
+	s := newSet(t)
+	testutil.ExclusiveLoad(t)
+	for range 3 {
+		start(t, "sh", "-c", "while :; do :; done")
+	}
+	out := tooltest.MustRun[histOut](t, context.Background(), s.runqLatency(), map[string]any{"duration_seconds": 1})
+	if out.Total < 50 || out.Histograms[0].P99 < 1000 {
+		t.Fatalf("run queue latency with 3 spinners on 2 CPUs: %+v", out.Histograms[0])
+	}
+}
+
+// dd's reads and writes are counted by name, only dd's, with latency.
+func TestSyscallCountLive(t *testing.T) {
+	s := newSet(t)
+	dd := start(t, "dd", "if=/dev/zero", "of=/dev/null", "bs=1", "count=100000000")
+	out := tooltest.MustRun[syscountOut](t, context.Background(), s.syscallCount(),
+		map[string]any{"duration_seconds": 1, "comm": "dd", "per_process": true, "include_latency": true, "top_n": 2})
+	names := []string{out.Syscalls[0].Name, out.Syscalls[1].Name}
+	slices.Sort(names)
+	if len(out.Syscalls) != 2 || names[0] != "read" || names[1] != "write" || out.Syscalls[0].AvgUS == nil || out.TotalCalls < 1000 {
+		t.Fatalf("dd's syscalls: %+v", out.Syscalls)
+	}
+	if len(out.Processes) != 1 || out.Processes[0].PID != uint32(dd.Process.Pid) || out.Processes[0].Comm != "dd" {
+		t.Fatalf("only dd was to be counted: %+v", out.Processes)
+	}
+}
+
+// Execs by this test's process are listed with timestamps; a pattern
+// selects them, failed ones are left out unless asked.
+func TestExecTraceLive(t *testing.T) {
+	s := newSet(t)
+	later(300*time.Millisecond, func() {
+		for range 3 {
+			_ = exec.Command("/bin/true").Run()
+		}
+		_ = exec.Command("/bin/sleep", "0").Run()
+		_ = exec.Command("/nonexistent/true").Run()
+	})
+	args := map[string]any{"duration_seconds": 1, "pid": os.Getpid(), "name_pattern": "^true$", "include_timestamps": true}
+	out := tooltest.MustRun[execOut](t, context.Background(), s.execTrace(), args)
+	if out.Total != 3 || out.Failed != 0 {
+		t.Fatalf("3 runs of true expected: %+v", out)
+	}
+	for _, e := range out.Execs {
+		if e.Time == nil || *e.Time < 0.2 || *e.Time > 1.5 || e.PPID != uint32(os.Getpid()) || e.Filename != "/bin/true" {
+			t.Fatalf("%+v", e)
+		}
+	}
+	later(300*time.Millisecond, func() { _ = exec.Command("/nonexistent/true").Run() })
+	args["include_failed"] = true
+	out = tooltest.MustRun[execOut](t, context.Background(), s.execTrace(), args)
+	if out.Failed != 1 || out.Execs[0].Error != "ENOENT" {
+		t.Fatalf("a failed exec expected: %+v", out)
+	}
+	_, terr := tooltest.Run[execOut](t, context.Background(), s.execTrace(), "test", map[string]any{"name_pattern": "("})
+	if terr == nil || terr.Code != tool.InvalidArgument {
+		t.Fatalf("a bad pattern: %+v", terr)
+	}
+}
+
+// An outgoing connection to a local listener is seen established, and the
+// port filter keeps other connections out.
+func TestTCPTraceLive(t *testing.T) {
+	s := newSet(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	later(300*time.Millisecond, func() {
+		for range 2 {
+			if c, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+				c.Close()
+			}
+		}
+	})
+	out := tooltest.MustRun[tcpOut](t, context.Background(), s.tcpTrace(),
+		map[string]any{"duration_seconds": 1, "mode": "connections", "remote_port": port})
+	if out.Total != 2 {
+		t.Fatalf("2 connections to port %d expected: %+v", port, out)
+	}
+	for _, c := range out.Connections {
+		if c.PID != uint32(os.Getpid()) || c.Established == nil || !*c.Established || c.RemoteAddr != "127.0.0.1" || c.LocalPort == 0 {
+			t.Fatalf("%+v", c)
+		}
+	}
+}
+
+// A shell creating, reading and removing a file shows in all three modes.
+func TestFileTraceLive(t *testing.T) {
+	s := newSet(t)
+	path := filepath.Join(t.TempDir(), "short-lived")
+	later(300*time.Millisecond, func() {
+		_ = exec.Command("sh", "-c", `echo hello >"$0"; cat "$0" >/dev/null; sleep 0.1; rm "$0"`, path).Run()
+	})
+	out := tooltest.MustRun[fileOut](t, context.Background(), s.fileTrace(), map[string]any{"duration_seconds": 1, "min_latency_ms": 0})
+	if len(out.Mechanisms) != 2 || out.SlowTotal == nil || out.OpensTotal == nil {
+		t.Fatalf("mode all: %+v", out)
+	}
+	var opened, read, lived bool
+	for _, o := range out.Opens {
+		opened = opened || (o.Path == path && strings.Contains(o.Flags, "O_CREAT") && o.FD != nil)
+	}
+	for _, r := range out.SlowOps {
+		read = read || (r.File == "short-lived" && r.Comm == "cat" && r.Op == "read" && r.Bytes == 6)
+	}
+	for _, l := range out.ShortLived {
+		lived = lived || (l.Path == path && l.AgeMS >= 100 && strings.HasSuffix(l.DeletedBy, " rm"))
+	}
+	if !opened || !read || !lived {
+		t.Fatalf("opened %v, read %v, short-lived %v: %+v", opened, read, lived, out)
+	}
+}
+
+// python3's getaddrinfo("localhost") is timed through libc's uprobes.
+func TestDNSLatencyLive(t *testing.T) {
+	s := newSet(t)
+	py := testutil.RequireBinary(t, "python3")
+	later(400*time.Millisecond, func() {
+		_ = exec.Command(py, "-c", "import socket\nfor _ in range(3): socket.getaddrinfo('localhost', 80)").Run()
+	})
+	out := tooltest.MustRun[dnsOut](t, context.Background(), s.dnsLatency(), map[string]any{"duration_seconds": 2})
+	i := slices.IndexFunc(out.ByHost, func(h dnsHost) bool { return h.Host == "localhost" })
+	if i < 0 || out.ByHost[i].Count != 3 || out.ByHost[i].Failed != 0 || out.LatencyMS == nil || !strings.Contains(out.Mechanism, "libc") {
+		t.Fatalf("%+v", out)
+	}
+}
+
+// Reads of a regular file by one process: counted, in the histogram, and
+// listed with the file when slower than 0 ms; the eBPF io_layers
+// collector counts them too.
+func TestVFSLatencyLive(t *testing.T) {
+	s := newSet(t)
+	f := filepath.Join(t.TempDir(), "data")
+	if err := os.WriteFile(f, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sh := start(t, "sh", "-c", `while :; do read -r x <"$0"; done`, f)
+	out := tooltest.MustRun[vfsOut](t, context.Background(), s.vfsLatency(),
+		map[string]any{"duration_seconds": 1, "min_latency_ms": 0, "pid": sh.Process.Pid})
+	if out.Read.Calls < 50 || out.Read.LatencyUS.Count != out.Read.Calls || uint64(out.SlowTotal)+out.Lost != out.Read.Calls+out.Write.Calls {
+		t.Fatalf("reads: %+v, slow %d, lost %d", out.Read, out.SlowTotal, out.Lost)
+	}
+	if len(out.ByFile) != 1 || out.ByFile[0].Key != "data" || !strings.HasPrefix(out.ByProcess[0].Key, strconv.Itoa(sh.Process.Pid)+" ") {
+		t.Fatalf("by file %+v, by process %+v", out.ByFile, out.ByProcess)
+	}
+	counts, err := IOLayers(context.Background(), time.Second)
+	if err != nil || counts.ReadOps < 50 || !strings.Contains(counts.Mechanism, "raw_syscalls") {
+		t.Fatalf("io_layers eBPF mode: %+v, %v", counts, err)
+	}
+}
+
+// Cancelling a long trace detaches at once and says so.
+func TestCancelDetachesLive(t *testing.T) {
+	s := newSet(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	later(300*time.Millisecond, cancel)
+	begin := time.Now()
+	_, terr := tooltest.Run[syscountOut](t, ctx, s.syscallCount(), "test", map[string]any{"duration_seconds": 60})
+	if terr == nil || terr.Code != tool.Cancelled || time.Since(begin) > 3*time.Second {
+		t.Fatalf("after %v: %+v", time.Since(begin), terr)
+	}
+}

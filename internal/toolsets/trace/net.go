@@ -1,0 +1,203 @@
+package trace
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// tcpIn is perf_tcp_trace's input (spec 000 section 9.11).
+type tcpIn struct {
+	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"1 to 60; default 10"`
+	PID             int    `json:"pid,omitempty" jsonschema:"only connections of this process"`
+	LocalPort       int    `json:"local_port,omitempty" jsonschema:"only connections on this local port (a server's port, or a client's ephemeral one)"`
+	RemotePort      int    `json:"remote_port,omitempty" jsonschema:"only connections to or from this remote port"`
+	Mode            string `json:"mode,omitempty" jsonschema:"lifecycle (default: each connection when it closes, with duration and bytes, like tcplife) or connections (each outgoing connect, like tcpconnect)"`
+}
+
+type tcpRow struct {
+	Time        float64  `json:"time_s" jsonschema:"seconds since the trace started"`
+	PID         uint32   `json:"pid"`
+	Comm        string   `json:"comm"`
+	LocalAddr   string   `json:"local_addr"`
+	LocalPort   uint16   `json:"local_port"`
+	RemoteAddr  string   `json:"remote_addr"`
+	RemotePort  uint16   `json:"remote_port"`
+	DurationMS  *float64 `json:"duration_ms,omitempty" jsonschema:"lifecycle: from setup to close"`
+	RxBytes     *uint64  `json:"rx_bytes,omitempty"`
+	TxBytes     *uint64  `json:"tx_bytes,omitempty"`
+	Established *bool    `json:"established,omitempty" jsonschema:"connections: the handshake completed (false: refused or timed out)"`
+}
+
+type tcpOut struct {
+	Mechanism   string   `json:"mechanism"`
+	Mode        string   `json:"mode"`
+	Total       int      `json:"total" jsonschema:"connections matching the filters"`
+	Lost        uint64   `json:"lost" jsonschema:"records the kernel dropped because the ring buffer was full"`
+	Connections []tcpRow `json:"connections" jsonschema:"in order, at most 500"`
+}
+
+func (s *Set) tcpTrace() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_tcp_trace",
+		Kind:        tool.ReadOnly,
+		Title:       "Trace TCP connections (eBPF)",
+		Description: "TCP connections over duration_seconds from the sock:inet_sock_set_state tracepoint: in lifecycle mode each connection that closed with its duration and bytes, in connections mode each outgoing connect and whether it was established; filter by pid and ports.",
+		Timeout:     75 * time.Second,
+	}, s.handleTCP).WithRange("duration_seconds", 1, 60).WithEnum("mode", "lifecycle", "connections").
+		WithRange("local_port", 1, 65535).WithRange("remote_port", 1, 65535)
+}
+
+func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut, error) {
+	if err := preflight("perf_net_health (counters from /proc/net)"); err != nil {
+		return tcpOut{}, err
+	}
+	mode := cmp.Or(in.Mode, "lifecycle")
+	lifecycle := mode == "lifecycle"
+	d := seconds(in.DurationSeconds, 10)
+	out := tcpOut{Mechanism: ebpf.TCPMechanism, Mode: mode, Connections: []tcpRow{}}
+	start := clock()
+	lost, err := ebpf.TCPTrace(ctx, d, lifecycle, progress(ctx, call, d, "tracing TCP"), func(e ebpf.TCPEvent) {
+		if (in.PID > 0 && e.PID != uint32(in.PID)) || (in.LocalPort > 0 && e.Local.Port() != uint16(in.LocalPort)) ||
+			(in.RemotePort > 0 && e.Remote.Port() != uint16(in.RemotePort)) {
+			return
+		}
+		out.Total++
+		if len(out.Connections) >= maxRecords {
+			return
+		}
+		row := tcpRow{Time: relSeconds(e.Time, start), PID: e.PID, Comm: e.Comm,
+			LocalAddr: e.Local.Addr().String(), LocalPort: e.Local.Port(), RemoteAddr: e.Remote.Addr().String(), RemotePort: e.Remote.Port()}
+		if lifecycle {
+			dur, rx, tx := ms(e.Duration), e.RxBytes, e.TxBytes
+			row.DurationMS, row.RxBytes, row.TxBytes = &dur, &rx, &tx
+		} else {
+			est := e.Established
+			row.Established = &est
+		}
+		out.Connections = append(out.Connections, row)
+	})
+	if err != nil {
+		return tcpOut{}, failed(err)
+	}
+	out.Lost = lost
+	if lifecycle {
+		call.Warn("lifecycle lists connections set up and closed during the trace; longer-lived ones are not seen. The pid is the process that connected or closed (a server's accepted connections may show the kernel's context)")
+	}
+	return out, nil
+}
+
+// dnsIn is perf_dns_latency's input (spec 000 section 9.15).
+type dnsIn struct {
+	DurationSeconds int `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 10"`
+	PID             int `json:"pid,omitempty" jsonschema:"only this process (its own C library is probed)"`
+}
+
+type dnsRow struct {
+	Time      float64 `json:"time_s" jsonschema:"seconds since the trace started"`
+	PID       uint32  `json:"pid"`
+	Comm      string  `json:"comm"`
+	Function  string  `json:"function"`
+	Host      string  `json:"host"`
+	LatencyMS float64 `json:"latency_ms"`
+	OK        bool    `json:"ok"`
+}
+
+type dnsHost struct {
+	Host   string  `json:"host"`
+	Count  int     `json:"count"`
+	Failed int     `json:"failed"`
+	AvgMS  float64 `json:"avg_ms"`
+	MaxMS  float64 `json:"max_ms"`
+}
+
+type latencyStats struct {
+	P50 float64 `json:"p50"`
+	P95 float64 `json:"p95"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
+}
+
+type dnsOut struct {
+	Mechanism string        `json:"mechanism"`
+	Total     int           `json:"total"`
+	Failed    int           `json:"failed"`
+	Lost      uint64        `json:"lost"`
+	LatencyMS *latencyStats `json:"latency_ms,omitempty" jsonschema:"over every lookup seen"`
+	ByHost    []dnsHost     `json:"by_host" jsonschema:"the 20 names looked up most"`
+	Lookups   []dnsRow      `json:"lookups" jsonschema:"in order, at most 500"`
+}
+
+func (s *Set) dnsLatency() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_dns_latency",
+		Kind:        tool.ReadOnly,
+		Title:       "DNS lookup latency (eBPF uprobes)",
+		Description: "Times name lookups through the C library (getaddrinfo, gethostbyname) over duration_seconds with uprobes: each lookup with its host and latency, percentiles and the slowest names. Programs with their own resolver (Go, static binaries) are not seen.",
+		Timeout:     45 * time.Second,
+	}, s.handleDNS).WithRange("duration_seconds", 1, 30)
+}
+
+func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut, error) {
+	if err := preflight(""); err != nil {
+		return dnsOut{}, err
+	}
+	d := seconds(in.DurationSeconds, 10)
+	out := dnsOut{Lookups: []dnsRow{}, ByHost: []dnsHost{}}
+	var lat []float64
+	hosts := map[string]*dnsHost{}
+	start := clock()
+	mech, lost, err := ebpf.DNSLatency(ctx, d, uint32(max(in.PID, 0)), progress(ctx, call, d, "tracing DNS lookups"), func(l ebpf.DNSLookup) {
+		ok := l.Ret == 0
+		if l.Func != "getaddrinfo" {
+			ok = l.Ret != 0 // gethostbyname returns a pointer, NULL on failure
+		}
+		v := ms(l.Latency)
+		out.Total++
+		lat = append(lat, v)
+		h := hosts[l.Host]
+		if h == nil {
+			h = &dnsHost{Host: l.Host}
+			hosts[l.Host] = h
+		}
+		h.Count++
+		h.AvgMS += v
+		h.MaxMS = max(h.MaxMS, v)
+		if !ok {
+			out.Failed++
+			h.Failed++
+		}
+		if len(out.Lookups) < maxRecords {
+			out.Lookups = append(out.Lookups, dnsRow{Time: relSeconds(l.Time, start), PID: l.PID, Comm: l.Comm, Function: l.Func, Host: l.Host, LatencyMS: v, OK: ok})
+		}
+	})
+	if errors.Is(err, ebpf.ErrNoLibc) {
+		return dnsOut{}, tool.Wrap(tool.CapabilityMissing, err, "%v", err).WithSuggestion("Use perf_tcp_trace or perf_syscall_count for programs that resolve names without the C library.")
+	}
+	if err != nil {
+		return dnsOut{}, failed(err)
+	}
+	out.Mechanism, out.Lost = mech, lost
+	if len(lat) > 0 {
+		out.LatencyMS = exactPercentiles(lat)
+	}
+	for _, h := range hosts {
+		h.AvgMS = round3(h.AvgMS / float64(h.Count))
+		out.ByHost = append(out.ByHost, *h)
+	}
+	slices.SortFunc(out.ByHost, func(a, b dnsHost) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Host, b.Host)) })
+	out.ByHost = out.ByHost[:min(20, len(out.ByHost))]
+	return out, nil
+}
+
+// exactPercentiles are nearest-rank percentiles of every value.
+func exactPercentiles(v []float64) *latencyStats {
+	slices.Sort(v)
+	at := func(q float64) float64 { return v[min(len(v)-1, int(q*float64(len(v))+0.999999)-1)] }
+	return &latencyStats{P50: at(0.50), P95: at(0.95), P99: at(0.99), Max: v[len(v)-1]}
+}

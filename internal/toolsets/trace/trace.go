@@ -1,0 +1,128 @@
+// Package trace is the eBPF toolset of spec 000 tier 3: block and run
+// queue latency, syscalls, execs, TCP, files, DNS and VFS latency, traced
+// by hostmcp's own CO-RE programs (internal/ebpf) with no BCC, bpftrace or
+// compiler at run time, and answered as typed data: histograms with
+// percentiles, event records, top-N tables.
+package trace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// Set is the trace toolset.
+type Set struct{}
+
+// New builds the trace toolset.
+func New() *Set { return &Set{} }
+
+// Toolset lists the eBPF tracing tools.
+func (s *Set) Toolset() tool.Toolset {
+	return tool.Toolset{
+		Name:           "trace",
+		Description:    "eBPF tracing with built-in CO-RE programs: block and run queue latency, syscall counts, execs, TCP connections, file operations, DNS and VFS latency.",
+		DefaultEnabled: true,
+		Tools: []*tool.Def{s.bioLatency(), s.runqLatency(), s.tcpTrace(), s.syscallCount(), s.execTrace(),
+			s.fileTrace(), s.dnsLatency(), s.vfsLatency()},
+	}
+}
+
+// maxRecords bounds the events a result lists; the rest are counted.
+const maxRecords = 500
+
+// preflight answers CAPABILITY_MISSING when eBPF cannot run here; fallback
+// names the tool that works without it, if there is one.
+func preflight(fallback string) error {
+	if err := ebpf.Preflight(); err != nil {
+		e := tool.Errorf(tool.CapabilityMissing, "eBPF tracing is not possible here: %v", err)
+		if fallback != "" {
+			return e.WithSuggestion("Use %s, which needs no eBPF; perf_info shows what this host supports.", fallback)
+		}
+		return e.WithSuggestion("Run hostmcp as root (or with CAP_BPF and CAP_PERFMON) on a kernel with BTF; perf_info shows what this host supports.")
+	}
+	return nil
+}
+
+// failed turns a tracing error into the tool's error; cancellation passes
+// through as it is.
+func failed(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return tool.Wrap(tool.ExecutionFailed, err, "%v", err)
+}
+
+// progress reports a trace's elapsed time against its duration.
+func progress(ctx context.Context, call *tool.Call, d time.Duration, what string) ebpf.Progress {
+	return func(el time.Duration) {
+		call.Progress(ctx, float64(min(el, d).Milliseconds()), float64(d.Milliseconds()), what)
+	}
+}
+
+// seconds is a duration_seconds input with its default.
+func seconds(n, def int) time.Duration {
+	if n == 0 {
+		n = def
+	}
+	return time.Duration(n) * time.Second
+}
+
+// clock is the monotonic time events are stamped with (bpf_ktime_get_ns);
+// results give times relative to the start of the trace.
+func clock() time.Duration {
+	var ts unix.Timespec
+	_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+	return time.Duration(ts.Nano())
+}
+
+func relSeconds(t, start time.Duration) float64 { return round3((t - start).Seconds()) }
+
+func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+
+func ms(d time.Duration) float64 { return round3(float64(d) / float64(time.Millisecond)) }
+
+// errnoName is "ENOENT" for -2.
+func errnoName(ret int64) string {
+	if ret >= 0 {
+		return ""
+	}
+	if name := unix.ErrnoName(unix.Errno(-ret)); name != "" {
+		return name
+	}
+	return fmt.Sprintf("errno %d", -ret)
+}
+
+// blockDevices maps the kernel's dev_t as the block tracepoints report it
+// (major<<20 | minor) to device names, from /sys/class/block.
+func blockDevices() map[uint32]string {
+	out := map[uint32]string{}
+	entries, _ := os.ReadDir("/sys/class/block")
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/sys/class/block", e.Name(), "dev"))
+		if err != nil {
+			continue
+		}
+		var major, minor uint32
+		if _, err := fmt.Sscanf(strings.TrimSpace(string(b)), "%d:%d", &major, &minor); err == nil {
+			out[major<<20|minor] = e.Name()
+		}
+	}
+	return out
+}
+
+func devName(names map[uint32]string, dev uint32) string {
+	if n, ok := names[dev]; ok {
+		return n
+	}
+	return fmt.Sprintf("%d:%d", dev>>20, dev&(1<<20-1))
+}
