@@ -16,6 +16,12 @@ func loopLatency(b *testing.B, f func()) {
 		f()
 		d = append(d, time.Since(start))
 	}
+	reportLatency(b, d)
+}
+
+// reportLatency reports the median and 95th percentile of samples taken
+// by a benchmark that times only part of each iteration.
+func reportLatency(b *testing.B, d []time.Duration) {
 	if len(d) == 0 {
 		return
 	}

@@ -95,18 +95,8 @@ func TestRunqLatencyLive(t *testing.T) {
 // This process's own syscalls are counted, by name.
 func TestCountSyscallsLive(t *testing.T) {
 	requireEBPF(t)
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				_ = syscall.Getppid()
-			}
-		}
-	}()
+	testutil.ExclusiveLoad(t) // a busy workload
+	testutil.Loop(t, 0, func() { _ = syscall.Getppid() })
 	c, err := CountSyscalls(context.Background(), time.Second, SyscountOptions{TGID: uint32(os.Getpid()), Latency: true}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -122,19 +112,11 @@ func TestCountSyscallsLive(t *testing.T) {
 // Only failed calls are counted when asked: close(-1) fails with EBADF.
 func TestCountSyscallErrorsLive(t *testing.T) {
 	requireEBPF(t)
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				_ = syscall.Close(-1)
-				_ = syscall.Getppid()
-			}
-		}
-	}()
+	testutil.ExclusiveLoad(t) // a busy workload
+	testutil.Loop(t, 0, func() {
+		_ = syscall.Close(-1)
+		_ = syscall.Getppid()
+	})
 	c, err := CountSyscalls(context.Background(), time.Second, SyscountOptions{TGID: uint32(os.Getpid()), ErrorsOnly: true}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -266,6 +248,7 @@ func TestTCPTraceLive(t *testing.T) {
 // forced, so the threshold is 0) is reported with the file's name.
 func TestFileIOLive(t *testing.T) {
 	requireEBPF(t)
+	testutil.ExclusiveLoad(t) // a busy workload
 	f, err := os.CreateTemp(t.TempDir(), "hostmcp-fileio-*")
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cilium/ebpf"
@@ -61,7 +62,8 @@ func tracepoint(group, name string, prog *ebpf.Program) attacher {
 	}
 }
 
-// Progress is told how long a trace has run.
+// Progress is told how long a trace has run: 0 once every program is
+// attached, then every 250 ms.
 type Progress func(elapsed time.Duration)
 
 // trace attaches every program, waits d (or until ctx ends), and detaches.
@@ -71,9 +73,13 @@ type Progress func(elapsed time.Duration)
 func trace(ctx context.Context, d time.Duration, progress Progress, ring *ebpf.Map, onRecord func([]byte), attach ...attacher) error {
 	var links []link.Link
 	detach := func() {
+		// In parallel: each uprobe's release waits out an RCU grace period,
+		// which adds up to half a second for DNS's six probes one by one.
+		var wg sync.WaitGroup
 		for _, l := range links {
-			l.Close()
+			wg.Go(func() { l.Close() })
 		}
+		wg.Wait()
 		links = nil
 	}
 	defer detach()
@@ -105,6 +111,9 @@ func trace(ctx context.Context, d time.Duration, progress Progress, ring *ebpf.M
 			return err
 		}
 		links = append(links, l)
+	}
+	if progress != nil {
+		progress(0) // attached: the trace has begun
 	}
 	err := wait(ctx, d, progress)
 	detach()

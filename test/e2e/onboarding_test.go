@@ -223,7 +223,8 @@ func values(m map[string]string) []string {
 	return v
 }
 
-// system_health chains perf_info, perf_use_check and sys_services into one
+// system_health chains perf_info, perf_snapshot, perf_use_check and
+// sys_services into one
 // report; a step that cannot run here (no systemd) says so and the flow goes on.
 func TestSystemHealthFlow(t *testing.T) {
 	ctx := testCtx(t)
@@ -237,13 +238,15 @@ func TestSystemHealthFlow(t *testing.T) {
 		} `json:"details"`
 	}
 	mustEnvelope(t, ctx, cs, tools, "mcp_run_onboarding", map[string]any{"flow_name": "system_health"}, &out)
-	if len(out.Steps) != 3 || !out.Steps[0].OK || !out.Steps[1].OK || !strings.HasPrefix(out.Steps[2].Description, "sys_services") {
+	if len(out.Steps) != 4 || !out.Steps[0].OK || !out.Steps[1].OK || !out.Steps[2].OK ||
+		!strings.HasPrefix(out.Steps[1].Description, "perf_snapshot") || !strings.Contains(out.Steps[1].Result, "CPU ") ||
+		!strings.HasPrefix(out.Steps[3].Description, "sys_services") {
 		t.Fatalf("steps %+v", out.Steps)
 	}
 	if !slices.Contains([]string{"healthy", "warning", "critical"}, out.Details.Status) || out.Summary == "" || out.Details.Verdict == "" {
 		t.Fatalf("report %+v", out)
 	}
-	if _, err := os.Stat("/run/systemd/system"); err != nil && (out.Steps[2].OK || !strings.Contains(out.Steps[2].Result, "CAPABILITY_MISSING")) {
-		t.Errorf("without systemd the services step should say so: %+v", out.Steps[2])
+	if _, err := os.Stat("/run/systemd/system"); err != nil && (out.Steps[3].OK || !strings.Contains(out.Steps[3].Result, "CAPABILITY_MISSING")) {
+		t.Errorf("without systemd the services step should say so: %+v", out.Steps[3])
 	}
 }

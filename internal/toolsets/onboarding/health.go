@@ -16,8 +16,8 @@ type healthDetails struct {
 	FailedServices []string             `json:"failed_services,omitempty"`
 }
 
-// systemHealth is perf_info, perf_use_check and the failed services, in one
-// short report.
+// systemHealth is perf_info, perf_snapshot, perf_use_check and the failed
+// services, in one short report.
 func (s *Set) systemHealth(ctx context.Context, _ *tool.Call) (runOut, error) {
 	out := runOut{Flow: "system_health"}
 	det := healthDetails{Status: "unknown", TopSuspicions: []hostinfo.Suspicion{}}
@@ -29,6 +29,13 @@ func (s *Set) systemHealth(ctx context.Context, _ *tool.Call) (runOut, error) {
 			sys.Hostname, sys.Kernel, info.CPU.Threads, iec(info.Memory.TotalBytes), platform(info)), true})
 	} else {
 		out.Steps = append(out.Steps, step{"perf_info: what this host is", msg, false})
+	}
+
+	var snap hostinfo.PerfSnapshot
+	if msg, ok := s.callTool(ctx, "perf_snapshot", map[string]any{"interval_ms": 500}, &snap); ok {
+		out.Steps = append(out.Steps, step{"perf_snapshot: the host over 0.5 s", snapshotLine(snap), true})
+	} else {
+		out.Steps = append(out.Steps, step{"perf_snapshot: the host over 0.5 s", msg, false})
 	}
 
 	var use hostinfo.UseCheck
@@ -102,4 +109,21 @@ func iec(n uint64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// snapshotLine is the few numbers of a snapshot worth a first look: CPU,
+// run queue, memory, the busiest disk and the retransmits.
+func snapshotLine(p hostinfo.PerfSnapshot) string {
+	line := fmt.Sprintf("CPU %.0f%% busy (iowait %.0f%%), run queue %.1f on %d CPUs, memory %.0f%% available, %.0f major faults/s",
+		p.CPU.Utilization.Busy, p.CPU.Utilization.Iowait, p.CPU.RunQueue, p.CPU.Count, p.Memory.AvailablePercent, p.Memory.MajorFaults)
+	var busiest *hostinfo.IODevice
+	for i, d := range p.IO.Devices {
+		if busiest == nil || d.Utilization > busiest.Utilization {
+			busiest = &p.IO.Devices[i]
+		}
+	}
+	if busiest != nil {
+		line += fmt.Sprintf(", busiest disk %s %.0f%% utilised (await %.1f ms)", busiest.Name, busiest.Utilization, busiest.AvgWaitMS)
+	}
+	return line
 }

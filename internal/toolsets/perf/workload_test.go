@@ -40,6 +40,19 @@ func workload(kind string, args []string) {
 		for x := 0; ; x++ {
 			_ = x * x
 		}
+	case "reread": // reads args[0] again and again: from the page cache after the first time
+		fmt.Println("ready")
+		buf := make([]byte, 64<<10)
+		for {
+			if f, err := os.Open(args[0]); err == nil {
+				for {
+					if _, err := f.Read(buf); err != nil {
+						break
+					}
+				}
+				f.Close()
+			}
+		}
 	case "fdleak": // opens a descriptor every 100 ms and never closes one
 		fmt.Println("ready")
 		for {

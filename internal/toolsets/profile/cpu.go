@@ -76,8 +76,10 @@ func (s *Set) handleCPU(ctx context.Context, call *tool.Call, in cpuIn) (cpuOut,
 	}
 	defer cleanup()
 	// cpu-clock is a software event, present in VMs without a PMU, where
-	// the hardware cycles event is not.
-	args := []string{"record", "-g", "-e", "cpu-clock", "-F", strconv.Itoa(rate), "-o", "perf.data", "--quiet"}
+	// the hardware cycles event is not. --no-bpf-event: perf's thread that
+	// watches for BPF program loads polls with a 1 s timeout and holds up
+	// perf's exit by up to that long; hostmcp does not annotate BPF code.
+	args := []string{"record", "--no-bpf-event", "-g", "-e", "cpu-clock", "-F", strconv.Itoa(rate), "-o", "perf.data", "--quiet"}
 	if in.PID != 0 {
 		args = append(args, "-p", strconv.Itoa(in.PID))
 	} else {

@@ -37,7 +37,7 @@ func (s *Set) recordSched(ctx context.Context, call *tool.Call, in schedIn, max 
 	if err != nil {
 		return "", nil, 0, err
 	}
-	if _, err := s.runPerf(ctx, call, dir, dur, "recording scheduler events", "sched", "record", "-o", "perf.data", "--", "sleep", strconv.Itoa(int(dur/time.Second))); err != nil {
+	if _, err := s.runPerf(ctx, call, dir, dur, "recording scheduler events", "sched", "record", "--no-bpf-event", "-o", "perf.data", "--", "sleep", strconv.Itoa(int(dur/time.Second))); err != nil {
 		cleanup()
 		return "", nil, 0, err
 	}

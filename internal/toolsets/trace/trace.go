@@ -40,10 +40,16 @@ func (s *Set) Toolset() tool.Toolset {
 // maxRecords bounds the events a result lists; the rest are counted.
 const maxRecords = 500
 
+// ebpfPreflight is ebpf.Preflight; tests replace it to play a host
+// without eBPF.
+var ebpfPreflight = defaultPreflight
+
+var defaultPreflight = ebpf.Preflight
+
 // preflight answers CAPABILITY_MISSING when eBPF cannot run here; fallback
 // names the tool that works without it, if there is one.
 func preflight(fallback string) error {
-	if err := ebpf.Preflight(); err != nil {
+	if err := ebpfPreflight(); err != nil {
 		e := tool.Errorf(tool.CapabilityMissing, "eBPF tracing is not possible here: %v", err)
 		if fallback != "" {
 			return e.WithSuggestion("Use %s, which needs no eBPF; perf_info shows what this host supports.", fallback)
