@@ -46,6 +46,10 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 	}
 	names := blockDevices()
 	var want uint32
+	if disk := diskOf(in.Device); disk != in.Device {
+		call.Warn("%s is a partition; the block layer reports requests against its disk, %s, which is traced", in.Device, disk)
+		in.Device = disk
+	}
 	if in.Device != "" {
 		for dev, n := range names {
 			if n == in.Device || devName(map[uint32]string{}, dev) == in.Device {

@@ -87,7 +87,7 @@ func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut,
 	}
 	out.Lost = lost
 	if lifecycle {
-		call.Warn("lifecycle lists connections set up and closed during the trace; longer-lived ones are not seen. The pid is the process that connected or closed (a server's accepted connections may show the kernel's context)")
+		call.Warn("lifecycle lists connections both opened and closed during the trace; the pid is the process that connected or closed")
 	}
 	return out, nil
 }

@@ -132,3 +132,22 @@ func devName(names map[uint32]string, dev uint32) string {
 	}
 	return fmt.Sprintf("%d:%d", dev>>20, dev&(1<<20-1))
 }
+
+// diskOf is the disk a partition belongs to (vda for vda1), or name itself.
+func diskOf(name string) string { return diskIn("/sys/class/block", name) }
+
+// diskIn is diskOf with the sysfs block class directory given.
+func diskIn(class, name string) string {
+	if name == "" || strings.ContainsAny(name, "/:") {
+		return name
+	}
+	dir := filepath.Join(class, name)
+	if _, err := os.Stat(filepath.Join(dir, "partition")); err != nil {
+		return name
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return name
+	}
+	return filepath.Base(filepath.Dir(real))
+}
