@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -69,7 +70,7 @@ func directWrites(path string, stop <-chan struct{}) {
 func TestRunqLatencyLive(t *testing.T) {
 	requireEBPF(t)
 	testutil.ExclusiveLoad(t)
-	for range 4 {
+	for range runtime.NumCPU() + 2 {
 		c := exec.Command("sh", "-c", "while :; do :; done")
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
