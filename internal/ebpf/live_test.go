@@ -8,12 +8,21 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/testutil"
 )
+
+// onAttach is a Progress that starts the workload f once the programs are
+// attached (its first report), so that the trace sees all of it however
+// long loading took.
+func onAttach(f func()) Progress {
+	var once sync.Once
+	return func(time.Duration) { once.Do(func() { go f() }) }
+}
 
 func requireEBPF(t *testing.T) {
 	t.Helper()
@@ -133,19 +142,15 @@ func TestCountSyscallErrorsLive(t *testing.T) {
 // Runs of /bin/true are seen with their parent.
 func TestExecTraceLive(t *testing.T) {
 	requireEBPF(t)
-	go func() {
-		time.Sleep(300 * time.Millisecond)
+	work := onAttach(func() {
 		for range 5 {
 			_ = exec.Command("/bin/true").Run()
 		}
 		_ = exec.Command("/bin/echo", "1", "2", "3", "4").Run()
-	}()
-	go func() {
-		time.Sleep(400 * time.Millisecond)
 		_ = exec.Command("/nonexistent-hostmcp-test").Run() // Go tries execve: ENOENT
-	}()
+	})
 	var events []ExecEvent
-	_, err := ExecTrace(context.Background(), 1500*time.Millisecond, 3, nil, func(e ExecEvent) { events = append(events, e) })
+	_, err := ExecTrace(context.Background(), 1500*time.Millisecond, 3, work, func(e ExecEvent) { events = append(events, e) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,12 +174,9 @@ func TestExecTraceLive(t *testing.T) {
 // Arguments beyond max_args are cut and marked so.
 func TestExecTraceArgsLive(t *testing.T) {
 	requireEBPF(t)
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		_ = exec.Command("/bin/echo", "one", "two", "three", "four").Run()
-	}()
+	work := onAttach(func() { _ = exec.Command("/bin/echo", "one", "two", "three", "four").Run() })
 	var got *ExecEvent
-	_, err := ExecTrace(context.Background(), time.Second, 3, nil, func(e ExecEvent) {
+	_, err := ExecTrace(context.Background(), time.Second, 3, work, func(e ExecEvent) {
 		if e.Filename == "/bin/echo" && e.PPID == uint32(os.Getpid()) {
 			got = &e
 		}
@@ -204,17 +206,16 @@ func TestTCPTraceLive(t *testing.T) {
 				c.Close()
 			}
 		}()
-		go func() {
-			time.Sleep(300 * time.Millisecond)
+		work := onAttach(func() {
 			c, err := net.Dial("tcp", ln.Addr().String())
 			if err == nil {
 				_, _ = c.Write(make([]byte, 5000))
 				time.Sleep(100 * time.Millisecond)
 				c.Close()
 			}
-		}()
+		})
 		var seen []TCPEvent
-		_, err = TCPTrace(context.Background(), 1500*time.Millisecond, lifecycle, nil, func(e TCPEvent) {
+		_, err = TCPTrace(context.Background(), 1500*time.Millisecond, lifecycle, work, func(e TCPEvent) {
 			if e.Remote.Port() == port || e.Local.Port() == port {
 				seen = append(seen, e)
 			}
@@ -289,13 +290,11 @@ func TestFileOpsLive(t *testing.T) {
 	requireEBPF(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "short-lived")
-	child := exec.Command("sh", "-c", "sleep 0.3; touch \"$0\"; sleep 0.2; rm \"$0\"; cat /nonexistent-hostmcp 2>/dev/null; true", path)
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer child.Wait()
+	work := onAttach(func() {
+		_ = exec.Command("sh", "-c", "touch \"$0\"; sleep 0.2; rm \"$0\"; cat /nonexistent-hostmcp 2>/dev/null; true", path).Run()
+	})
 	var created, removed, failed bool
-	_, err := FileOps(context.Background(), 1500*time.Millisecond, 0, nil, func(op FileOp) {
+	_, err := FileOps(context.Background(), 1500*time.Millisecond, 0, work, func(op FileOp) {
 		switch {
 		case op.Path == path && !op.Unlink && op.Flags&syscall.O_CREAT != 0 && op.Ret >= 0:
 			created = true
@@ -317,12 +316,9 @@ func TestFileOpsLive(t *testing.T) {
 func TestDNSLatencyLive(t *testing.T) {
 	requireEBPF(t)
 	py := testutil.RequireBinary(t, "python3")
-	go func() {
-		time.Sleep(400 * time.Millisecond)
-		_ = exec.Command(py, "-c", "import socket; socket.getaddrinfo('localhost', 80)").Run()
-	}()
+	work := onAttach(func() { _ = exec.Command(py, "-c", "import socket; socket.getaddrinfo('localhost', 80)").Run() })
 	var got []DNSLookup
-	mech, _, err := DNSLatency(context.Background(), 2*time.Second, 0, nil, func(l DNSLookup) { got = append(got, l) })
+	mech, _, err := DNSLatency(context.Background(), 2*time.Second, 0, work, func(l DNSLookup) { got = append(got, l) })
 	if err != nil {
 		t.Fatal(err)
 	}

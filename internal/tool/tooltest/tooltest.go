@@ -6,6 +6,7 @@ package tooltest
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"testing"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -16,6 +17,27 @@ import (
 // data of a successful answer into Out.
 func Run[Out any](t testing.TB, ctx context.Context, d *tool.Def, session string, args any) (Out, *tool.Error) {
 	t.Helper()
+	return run[Out](t, ctx, tool.Invocation{Def: d, Session: session}, args)
+}
+
+// MustRunStarted is MustRun for a tool that reports progress: started runs
+// (in its own goroutine) at the first progress notification, which the
+// trace tools send once their probes are attached. A test starts the
+// workload there, so the trace sees all of it however slowly it attached.
+func MustRunStarted[Out any](t testing.TB, ctx context.Context, d *tool.Def, args any, started func()) Out {
+	t.Helper()
+	var once sync.Once
+	progress := func(context.Context, float64, float64, string) { once.Do(func() { go started() }) }
+	out, terr := run[Out](t, ctx, tool.Invocation{Def: d, Session: "test", Progress: progress}, args)
+	if terr != nil {
+		t.Fatalf("%s(%v): %s: %s", d.Spec.Name, args, terr.Code, terr.Message)
+	}
+	return out
+}
+
+func run[Out any](t testing.TB, ctx context.Context, inv tool.Invocation, args any) (Out, *tool.Error) {
+	t.Helper()
+	d := inv.Def
 	raw, ok := args.(json.RawMessage)
 	if !ok {
 		var err error
@@ -23,7 +45,8 @@ func Run[Out any](t testing.TB, ctx context.Context, d *tool.Def, session string
 			t.Fatal(err)
 		}
 	}
-	res := (&tool.Runner{}).Run(ctx, tool.Invocation{Def: d, Args: raw, Session: session})
+	inv.Args = raw
+	res := (&tool.Runner{}).Run(ctx, inv)
 	if err := tool.ValidateEnvelope(d, res.JSON); err != nil {
 		t.Fatalf("%s: answer does not match outputSchema: %v\n%s", d.Spec.Name, err, res.JSON)
 	}

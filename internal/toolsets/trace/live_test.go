@@ -114,26 +114,24 @@ func TestSyscallCountLive(t *testing.T) {
 // selects them, failed ones are left out unless asked.
 func TestExecTraceLive(t *testing.T) {
 	s := newSet(t)
-	later(300*time.Millisecond, func() {
+	args := map[string]any{"duration_seconds": 1, "pid": os.Getpid(), "name_pattern": "^true$", "include_timestamps": true}
+	out := tooltest.MustRunStarted[execOut](t, context.Background(), s.execTrace(), args, func() {
 		for range 3 {
 			_ = exec.Command("/bin/true").Run()
 		}
 		_ = exec.Command("/bin/sleep", "0").Run()
 		_ = exec.Command("/nonexistent/true").Run()
 	})
-	args := map[string]any{"duration_seconds": 1, "pid": os.Getpid(), "name_pattern": "^true$", "include_timestamps": true}
-	out := tooltest.MustRun[execOut](t, context.Background(), s.execTrace(), args)
 	if out.Total != 3 || out.Failed != 0 {
 		t.Fatalf("3 runs of true expected: %+v", out)
 	}
 	for _, e := range out.Execs {
-		if e.Time == nil || *e.Time < 0.2 || *e.Time > 1.5 || e.PPID != uint32(os.Getpid()) || e.Filename != "/bin/true" {
+		if e.Time == nil || *e.Time < 0 || *e.Time > 1.5 || e.PPID != uint32(os.Getpid()) || e.Filename != "/bin/true" {
 			t.Fatalf("%+v", e)
 		}
 	}
-	later(300*time.Millisecond, func() { _ = exec.Command("/nonexistent/true").Run() })
 	args["include_failed"] = true
-	out = tooltest.MustRun[execOut](t, context.Background(), s.execTrace(), args)
+	out = tooltest.MustRunStarted[execOut](t, context.Background(), s.execTrace(), args, func() { _ = exec.Command("/nonexistent/true").Run() })
 	if out.Failed != 1 || out.Execs[0].Error != "ENOENT" {
 		t.Fatalf("a failed exec expected: %+v", out)
 	}
@@ -162,15 +160,14 @@ func TestTCPTraceLive(t *testing.T) {
 			c.Close()
 		}
 	}()
-	later(300*time.Millisecond, func() {
-		for range 2 {
-			if c, err := net.Dial("tcp", ln.Addr().String()); err == nil {
-				c.Close()
+	out := tooltest.MustRunStarted[tcpOut](t, context.Background(), s.tcpTrace(),
+		map[string]any{"duration_seconds": 1, "mode": "connections", "remote_port": port}, func() {
+			for range 2 {
+				if c, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+					c.Close()
+				}
 			}
-		}
-	})
-	out := tooltest.MustRun[tcpOut](t, context.Background(), s.tcpTrace(),
-		map[string]any{"duration_seconds": 1, "mode": "connections", "remote_port": port})
+		})
 	if out.Total != 2 {
 		t.Fatalf("2 connections to port %d expected: %+v", port, out)
 	}
@@ -181,14 +178,30 @@ func TestTCPTraceLive(t *testing.T) {
 	}
 }
 
-// A shell creating, reading and removing a file shows in all three modes.
+// A process creating, reading and removing a file shows in all three
+// modes. It waits for a line on stdin, sent once the trace is attached, and
+// the trace follows it alone.
 func TestFileTraceLive(t *testing.T) {
 	s := newSet(t)
+	py := testutil.RequireBinary(t, "python3")
 	path := filepath.Join(t.TempDir(), "short-lived")
-	later(300*time.Millisecond, func() {
-		_ = exec.Command("sh", "-c", `echo hello >"$0"; cat "$0" >/dev/null; sleep 0.1; rm "$0"`, path).Run()
-	})
-	out := tooltest.MustRun[fileOut](t, context.Background(), s.fileTrace(), map[string]any{"duration_seconds": 1, "min_latency_ms": 0})
+	worker := exec.Command(py, "-c", `import os, sys, time
+p = sys.argv[1]
+sys.stdin.readline()
+open(p, "w").write("hello\n")
+open(p).read()
+time.sleep(0.1)
+os.unlink(p)`, path)
+	stdin, err := worker.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := worker.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = worker.Process.Kill(); _ = worker.Wait() })
+	args := map[string]any{"duration_seconds": 1, "min_latency_ms": 0, "pid": worker.Process.Pid}
+	out := tooltest.MustRunStarted[fileOut](t, context.Background(), s.fileTrace(), args, func() { _, _ = stdin.Write([]byte("go\n")) })
 	if len(out.Mechanisms) != 2 || out.SlowTotal == nil || out.OpensTotal == nil {
 		t.Fatalf("mode all: %+v", out)
 	}
@@ -197,10 +210,10 @@ func TestFileTraceLive(t *testing.T) {
 		opened = opened || (o.Path == path && strings.Contains(o.Flags, "O_CREAT") && o.FD != nil)
 	}
 	for _, r := range out.SlowOps {
-		read = read || (r.File == "short-lived" && r.Comm == "cat" && r.Op == "read" && r.Bytes == 6)
+		read = read || (r.File == "short-lived" && r.PID == uint32(worker.Process.Pid) && r.Op == "read" && r.Bytes == 6)
 	}
 	for _, l := range out.ShortLived {
-		lived = lived || (l.Path == path && l.AgeMS >= 100 && strings.HasSuffix(l.DeletedBy, " rm"))
+		lived = lived || (l.Path == path && l.AgeMS >= 100 && strings.HasPrefix(l.DeletedBy, strconv.Itoa(worker.Process.Pid)+" "))
 	}
 	if !opened || !read || !lived {
 		t.Fatalf("opened %v, read %v, short-lived %v: %+v", opened, read, lived, out)
@@ -211,12 +224,11 @@ func TestFileTraceLive(t *testing.T) {
 func TestDNSLatencyLive(t *testing.T) {
 	s := newSet(t)
 	getent := testutil.RequireBinary(t, "getent")
-	later(400*time.Millisecond, func() {
+	out := tooltest.MustRunStarted[dnsOut](t, context.Background(), s.dnsLatency(), map[string]any{"duration_seconds": 2}, func() {
 		for range 3 {
 			_ = exec.Command(getent, "hosts", "localhost").Run()
 		}
 	})
-	out := tooltest.MustRun[dnsOut](t, context.Background(), s.dnsLatency(), map[string]any{"duration_seconds": 2})
 	i := slices.IndexFunc(out.ByHost, func(h dnsHost) bool { return h.Host == "localhost" })
 	// getent asks for IPv6 first, which /etc/hosts may not answer: count the answered lookups.
 	if i < 0 || out.ByHost[i].Count-out.ByHost[i].Failed < 3 || out.LatencyMS == nil || !strings.Contains(out.Mechanism, "libc") {
