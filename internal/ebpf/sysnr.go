@@ -1,8 +1,8 @@
 package ebpf
 
-// noSyscall is a system call this architecture lacks (bpf/common.h).
-const noSyscall = 0xffffffff
-
+// sysnrs are the system call numbers the raw_syscalls programs match, per
+// architecture (sysnr_*.go); 0xffffffff (NO_SYSCALL in bpf/common.h) is one
+// the architecture lacks.
 type sysnrs struct {
 	execve, execveat                          uint32
 	read, write, pread, pwrite, readv, writev uint32

@@ -11,3 +11,6 @@ var nrs = sysnrs{
 	open: noSyscall, openat: unix.SYS_OPENAT, creat: noSyscall,
 	unlink: noSyscall, unlinkat: unix.SYS_UNLINKAT,
 }
+
+// noSyscall is a system call this architecture lacks (bpf/common.h).
+const noSyscall = 0xffffffff
