@@ -134,20 +134,28 @@ func namespaced() *syscall.SysProcAttr {
 	return attr
 }
 
-// programPID finds the host PID of the program, the only child of the
-// session init at pid, waiting a little for init to fork it. That is the
-// PID an agent wants to see (to profile or trace the program); the init's
-// stays the one the session is signalled and waited through. When the
-// program never started the init's PID stands in.
+// programPID finds the host PID of the program: the child of the session
+// init at pid that runs another executable than init, waiting a little for
+// init to fork it and for the fork to exec. Init has other, short-lived
+// children: Go's os.StartProcess first forks a copy of init to probe for
+// pidfd support, and the program's own fork runs init's executable until
+// it execs. That is the PID an agent wants to see (to profile or trace the
+// program); the init's stays the one the session is signalled and waited
+// through. When the program never started the init's PID stands in.
 func programPID(pid int) int {
+	initExe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	if err != nil {
+		return pid // init has already ended
+	}
 	path := fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			break // init has already ended
 		}
-		if f := strings.Fields(string(b)); len(f) > 0 {
-			if child, err := strconv.Atoi(f[0]); err == nil {
+		for _, f := range strings.Fields(string(b)) {
+			exe, err := os.Readlink("/proc/" + f + "/exe")
+			if child, aerr := strconv.Atoi(f); aerr == nil && err == nil && exe != initExe {
 				return child
 			}
 		}

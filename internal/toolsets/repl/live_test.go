@@ -3,6 +3,7 @@ package repl
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -218,5 +219,28 @@ func TestNoInheritedDescriptors(t *testing.T) {
 	}
 	if len(fds) != 3 {
 		t.Errorf("the session holds %v, want only 0, 1 and 2", fds)
+	}
+}
+
+// proc_start reports the program's PID, not one of init's short-lived
+// children (Go's pidfd probe, the fork before exec): repeated, since
+// catching one of those is a matter of timing.
+func TestStartReportsProgramPID(t *testing.T) {
+	s := newTestSet(t, func(c *config.ReplConf) { c.Programs = []string{"sh"} })
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh, err = filepath.EvalSymlinks(sh); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		st := mustRun[startOut](t, s.start(), startIn{Command: []string{"sh"}})
+		// exe, not comm: the kernel switches exe first when a fork execs.
+		exe, err := os.Readlink("/proc/" + strconv.Itoa(st.PID) + "/exe")
+		if err != nil || exe != sh {
+			t.Fatalf("pid %d runs %q (%v), want %s", st.PID, exe, err, sh)
+		}
+		mustRun[stopOut](t, s.stopTool(), map[string]any{"proc_id": st.ProcID, "signal": "KILL"})
 	}
 }
