@@ -315,8 +315,8 @@ func TestFileOpsLive(t *testing.T) {
 // python3's socket.getaddrinfo goes through the C library and is timed.
 func TestDNSLatencyLive(t *testing.T) {
 	requireEBPF(t)
-	py := testutil.RequireBinary(t, "python3")
-	work := onAttach(func() { _ = exec.Command(py, "-c", "import socket; socket.getaddrinfo('localhost', 80)").Run() })
+	_, start := testutil.GatedPython(t, "import socket; socket.getaddrinfo('localhost', 80)")
+	work := onAttach(start)
 	var got []DNSLookup
 	mech, _, err := DNSLatency(context.Background(), 2*time.Second, 0, work, func(l DNSLookup) { got = append(got, l) })
 	if err != nil {

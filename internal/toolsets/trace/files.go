@@ -232,7 +232,11 @@ func (s *Set) handleFile(ctx context.Context, call *tool.Call, in fileIn) (fileO
 	d := seconds(in.DurationSeconds, 10)
 	tgid := uint32(max(in.PID, 0))
 	out := fileOut{Mode: mode}
-	prog := progress(ctx, call, d, "tracing file operations")
+	traces := 1
+	if mode == "all" {
+		traces = 2 // side by side: slow calls first, then opens and unlinks
+	}
+	progs := together(progress(ctx, call, d, "tracing file operations"), traces)
 	start := clock()
 	var g errgroup.Group
 	slow := &collectSlow{start: start}
@@ -243,14 +247,10 @@ func (s *Set) handleFile(ctx context.Context, call *tool.Call, in fileIn) (fileO
 			minMS = *in.MinLatencyMS
 		}
 		out.Mechanisms = append(out.Mechanisms, ebpf.FileIOMechanism)
-		slowProg := prog
-		if mode == "all" {
-			slowProg = nil // the opens trace reports progress for both
-		}
 		g.Go(func() error {
 			o := ebpf.FileIOOptions{TGID: tgid, AllFiles: in.IncludeAllFiles, Slow: max(time.Duration(minMS)*time.Millisecond, 1)}
 			var err error
-			slowRes, err = ebpf.FileIO(ctx, d, o, slowProg, slow.add)
+			slowRes, err = ebpf.FileIO(ctx, d, o, progs[0], slow.add)
 			return err
 		})
 	}
@@ -263,7 +263,7 @@ func (s *Set) handleFile(ctx context.Context, call *tool.Call, in fileIn) (fileO
 				ops = append(ops, op)
 			}
 		}
-		lost, err := ebpf.FileOps(ctx, d, tgid, prog, onOp)
+		lost, err := ebpf.FileOps(ctx, d, tgid, progs[traces-1], onOp)
 		if err != nil {
 			g.Wait()
 			return fileOut{}, failed(err)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -73,6 +74,33 @@ func progress(ctx context.Context, call *tool.Call, d time.Duration, what string
 	return func(el time.Duration) {
 		call.Progress(ctx, float64(min(el, d).Milliseconds()), float64(d.Milliseconds()), what)
 	}
+}
+
+// together splits progress between n traces run side by side. The first
+// report, "attached", goes out only once every trace has attached, so that a
+// workload started on it is seen by all of them; the elapsed-time reports
+// after it come from the first trace alone.
+func together(p ebpf.Progress, n int) []ebpf.Progress {
+	var mu sync.Mutex
+	attached := 0
+	parts := make([]ebpf.Progress, n)
+	for i := range parts {
+		first := true
+		parts[i] = func(elapsed time.Duration) {
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case first:
+				first = false
+				if attached++; attached == n {
+					p(0)
+				}
+			case i == 0 && attached == n:
+				p(elapsed)
+			}
+		}
+	}
+	return parts
 }
 
 // seconds is a duration_seconds input with its default.
