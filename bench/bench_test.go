@@ -5,6 +5,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -142,4 +143,34 @@ func rssKB(b *testing.B, pid int) int {
 	}
 	b.Fatal("no VmRSS")
 	return 0
+}
+
+// BenchmarkToolsList measures what the tool list costs a client with every
+// default toolset served: the whole tools/list result as compact JSON, per
+// tool, and the part a model is shown (name, description, input schema;
+// clients keep output schemas to check results). DESIGN.md's yardstick is
+// a peer's 61 KB for 26 tools.
+func BenchmarkToolsList(b *testing.B) {
+	cs, _ := connect(b)
+	var res *mcp.ListToolsResult
+	for b.Loop() {
+		var err error
+		if res, err = cs.ListTools(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var all, shown, output int
+	for _, t := range res.Tools {
+		whole, _ := json.Marshal(t)
+		in, _ := json.Marshal(t.InputSchema)
+		out, _ := json.Marshal(t.OutputSchema)
+		all += len(whole)
+		shown += len(t.Name) + len(t.Description) + len(in)
+		output += len(out)
+	}
+	b.ReportMetric(float64(len(res.Tools)), "tools")
+	b.ReportMetric(float64(all)/1024, "list-KiB")
+	b.ReportMetric(float64(all)/float64(len(res.Tools))/1024, "KiB/tool")
+	b.ReportMetric(float64(shown)/1024, "model-KiB")
+	b.ReportMetric(float64(output)/1024, "output-schema-KiB")
 }
