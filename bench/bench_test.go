@@ -4,10 +4,12 @@
 package bench
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -153,12 +155,12 @@ func rssKB(b *testing.B, pid int) int {
 func BenchmarkToolsList(b *testing.B) {
 	cs, _ := connect(b)
 	var res *mcp.ListToolsResult
-	for b.Loop() {
+	loopLatency(b, func() {
 		var err error
 		if res, err = cs.ListTools(context.Background(), nil); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 	var all, shown, output int
 	for _, t := range res.Tools {
 		whole, _ := json.Marshal(t)
@@ -173,4 +175,41 @@ func BenchmarkToolsList(b *testing.B) {
 	b.ReportMetric(float64(all)/float64(len(res.Tools))/1024, "KiB/tool")
 	b.ReportMetric(float64(shown)/1024, "model-KiB")
 	b.ReportMetric(float64(output)/1024, "output-schema-KiB")
+}
+
+// BenchmarkToolsListRaw is tools/list as the server answers it, over a bare
+// JSON-RPC pipe: BenchmarkToolsList less the go-sdk client's decoding of
+// every schema.
+func BenchmarkToolsListRaw(b *testing.B) {
+	cmd := exec.Command(binary, "serve", "--state-dir", b.TempDir(), "--root", b.TempDir())
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	answers := bufio.NewReaderSize(stdout, 1<<20)
+	send := func(msg string) {
+		if _, err := io.WriteString(stdin, msg+"\n"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	answer := func() {
+		if _, err := answers.ReadBytes('\n'); err != nil {
+			b.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	answer()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	loopLatency(b, func() {
+		send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		answer()
+	})
 }
