@@ -13,6 +13,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/landlock"
 )
 
 // connectRoot starts `hostmcp serve` with root as its only root.
@@ -154,5 +157,36 @@ func rgDirect(b *testing.B, dir string, args ...string) {
 	_, _ = io.Copy(io.Discard, out)
 	if err := cmd.Wait(); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkRgConfinement is what Landlock costs rg itself: the same rg run
+// over the same tree, plain and confined to it, alternating in one run.
+func BenchmarkRgConfinement(b *testing.B) {
+	src := goSrc(b)
+	dir, err := os.Open(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dir.Close()
+	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, args := range [][]string{{"--files"}, {"--line-number", "--regexp=" + benchPattern}} {
+		for _, confine := range []*landlock.Policy{nil, {Read: []*os.File{dir}}} {
+			name := fmt.Sprintf("%s/confined=%v", strings.TrimLeft(args[0], "-"), confine != nil)
+			b.Run(name, func(b *testing.B) {
+				if confine != nil && landlock.ABI() == 0 {
+					b.Skip(landlock.ErrUnsupported)
+				}
+				cmd := execx.Cmd{Name: "rg", Args: append([]string{"--no-config"}, append(args, "--", ".")...), Dir: src, Confine: confine}
+				loopLatency(b, func() {
+					if _, err := ex.Run(context.Background(), cmd); err != nil {
+						b.Fatal(err)
+					}
+				})
+			})
+		}
 	}
 }

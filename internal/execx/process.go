@@ -86,7 +86,13 @@ func (r *Runner) Start(ctx context.Context, c Cmd) (*Process, error) {
 		WaitDelay: drainDelay,
 	}
 	p.started = time.Now()
-	if err := r.spawn.start(p.cmd); err != nil {
+	start := r.spawn.start
+	if c.Confine != nil {
+		pol := *c.Confine
+		pol.Program = path
+		start = func(cmd *exec.Cmd) error { return startConfined(cmd, pol, p.exitedCh) }
+	}
+	if err := start(p.cmd); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", c.Name, err)
 	}
 	go p.reap()

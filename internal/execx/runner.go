@@ -17,6 +17,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/hostmcp/hostmcp/internal/landlock"
 )
 
 // DefaultKillGrace is how long a group has between the stop signal and
@@ -77,6 +79,9 @@ type Cmd struct {
 	// Stop; SIGTERM when zero. perf and bpftrace print their results on
 	// SIGINT.
 	StopSignal syscall.Signal
+	// Confine, when set, runs the program under Landlock with this policy
+	// (its Program is filled in): Start fails if the kernel cannot.
+	Confine *landlock.Policy
 }
 
 // Result is how a command ended. A non-zero exit is reported here, not as a

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
+
+	"github.com/hostmcp/hostmcp/internal/landlock"
 )
 
 // spawner forks every child from one OS thread that never exits.
@@ -45,4 +47,26 @@ func (s *spawner) loop() {
 	for req := range s.reqs {
 		req.done <- req.cmd.Start()
 	}
+}
+
+// startConfined forks cmd from a thread of its own, confined by pol first.
+// A Landlock domain cannot be lifted, so that thread must never run another
+// goroutine: its goroutine keeps it locked and, since the parent-death
+// signal follows the forking thread (see spawner), stays parked on it until
+// the child has exited, then returns, and Go ends the thread with it.
+func startConfined(cmd *exec.Cmd, pol landlock.Policy, exited <-chan struct{}) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread dies with this goroutine
+		if err := landlock.RestrictThread(pol); err != nil {
+			started <- err
+			return
+		}
+		err := cmd.Start()
+		started <- err
+		if err == nil {
+			<-exited
+		}
+	}()
+	return <-started
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/landlock"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -37,8 +38,11 @@ func rgBase(o *options) []string {
 // runRg runs rg with its working directory set to the search root through
 // /proc/self/fd: the child changes into the very directory opened through
 // the *os.Root, so a symbolic link swapped in for the root's path meanwhile
-// changes nothing, and rg only ever sees "." and paths below it. Each stdout
-// line goes to onLine; returning false stops rg.
+// changes nothing, and rg only ever sees "." and paths below it. Where the
+// kernel has Landlock, rg is also confined to reading below that directory,
+// so not even a link swapped in during its walk lets it read outside; what
+// is shown is re-read through the root either way. Each stdout line goes to
+// onLine; returning false stops rg.
 func runRg(ctx context.Context, ex *execx.Runner, loc fsroot.Loc, args []string, onLine func([]byte) bool) (execx.Result, error) {
 	d, err := loc.OpenDir()
 	if err != nil {
@@ -46,14 +50,23 @@ func runRg(ctx context.Context, ex *execx.Runner, loc fsroot.Loc, args []string,
 	}
 	defer d.Close()
 	args = append(args, "--", ".")
+	// The child changes directory between fork and exec, while it still
+	// holds our descriptors: /proc/self is then the child itself, which a
+	// confined child may look into, unlike its parent.
+	dir := fmt.Sprintf("/proc/self/fd/%d", d.Fd())
+	var confine *landlock.Policy
+	if landlock.ABI() > 0 {
+		confine = &landlock.Policy{Read: []*os.File{d}}
+	}
 	var p *execx.Process
 	stopped := false
 	started := make(chan struct{})
 	p, err = ex.Start(ctx, execx.Cmd{
 		Name:      "rg",
 		Args:      args,
-		Dir:       fmt.Sprintf("/proc/%d/fd/%d", os.Getpid(), d.Fd()),
+		Dir:       dir,
 		MaxOutput: 64 << 10,
+		Confine:   confine,
 		OnStdoutLine: func(line []byte) {
 			if stopped {
 				return

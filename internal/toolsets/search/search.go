@@ -2,7 +2,8 @@
 // contents under a directory inside the allowed roots. Contents are
 // searched by ripgrep when it is installed and by a native walker with the
 // same semantics when it is not; either way every byte shown was read
-// through the *os.Root of its root.
+// through the *os.Root of its root, and rg itself runs confined by
+// Landlock to the searched directory where the kernel allows it.
 package search
 
 import (
