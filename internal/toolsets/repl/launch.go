@@ -147,13 +147,12 @@ func programPID(pid int) int {
 	if err != nil {
 		return pid // init has already ended
 	}
-	path := fmt.Sprintf("/proc/%d/task/%d/children", pid, pid)
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
-		b, err := os.ReadFile(path)
-		if err != nil {
+		children, ok := childrenOf(pid)
+		if !ok {
 			break // init has already ended
 		}
-		for _, f := range strings.Fields(string(b)) {
+		for _, f := range children {
 			exe, err := os.Readlink("/proc/" + f + "/exe")
 			if child, aerr := strconv.Atoi(f); aerr == nil && err == nil && exe != initExe {
 				return child
@@ -161,4 +160,22 @@ func programPID(pid int) int {
 		}
 	}
 	return pid
+}
+
+// childrenOf lists the children of every thread of process pid: a child
+// belongs to the thread that forked it, and Go forks from whichever thread
+// the goroutine runs on, not only the main one.
+func childrenOf(pid int) ([]string, bool) {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return nil, false
+	}
+	var children []string
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		if err == nil {
+			children = append(children, strings.Fields(string(b))...)
+		}
+	}
+	return children, true
 }
