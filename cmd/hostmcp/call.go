@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -36,10 +37,9 @@ func callCmd(args []string, s stdio) int {
 		fmt.Fprintf(s.err, "hostmcp: %v\n", err)
 		return 2
 	}
-	var pretty any
-	_ = json.Unmarshal(res.JSON, &pretty)
-	b, _ := json.MarshalIndent(pretty, "", "  ")
-	fmt.Fprintln(s.out, string(b))
+	var pretty bytes.Buffer
+	_ = json.Indent(&pretty, res.JSON, "", "  ")
+	fmt.Fprintln(s.out, pretty.String())
 	if res.Err != nil {
 		return 1
 	}

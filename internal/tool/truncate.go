@@ -11,7 +11,7 @@ import (
 // handle holds indented JSON so that handle_read can page it by lines as well
 // as by bytes.
 func (r *Runner) setData(ctx context.Context, call *Call, env *Envelope, data any, capBytes int) error {
-	js, err := json.Marshal(data)
+	js, err := MarshalJSON(data)
 	if err != nil {
 		return Wrap(Internal, err, "encoding the result: %v", err)
 	}

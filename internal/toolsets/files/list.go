@@ -1,10 +1,7 @@
 package files
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"io/fs"
 	"path"
 	"strings"
@@ -115,7 +112,7 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	}
 	if len(all) > in.MaxEntries {
 		out.Entries, out.Truncated = all[:in.MaxEntries], true
-		out.Handle = putLines(ctx, call, "fs_list", map[string]any{"kind": "fs_list", "path": loc.Abs(), "root": loc.Root.Path}, all)
+		out.Handle = tool.PutLines(ctx, call, "fs_list", map[string]any{"kind": "fs_list", "path": loc.Abs(), "root": loc.Root.Path}, all)
 	}
 	return out, nil
 }
@@ -198,26 +195,4 @@ func globMatch(glob, rel, name string) bool {
 	}
 	ok, _ := path.Match(glob, target)
 	return ok
-}
-
-// putLines stores items as JSON lines in a handle; on failure it warns and
-// returns "" (the answer still holds the first items).
-func putLines[T any](ctx context.Context, call *tool.Call, typ string, meta map[string]any, items []T) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	for _, it := range items {
-		if err := enc.Encode(it); err != nil {
-			call.Warn("encoding the full list: %v", err)
-			return ""
-		}
-	}
-	id, err := call.PutHandle(ctx, typ, meta, b.Bytes())
-	if err != nil {
-		var te *tool.Error
-		if errors.As(err, &te) {
-			call.Warn("the full list could not be kept as a handle: %s", te.Message)
-		}
-		return ""
-	}
-	return id
 }

@@ -1,8 +1,6 @@
 package proc
 
 import (
-	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/hostmcp/hostmcp/internal/procs"
@@ -61,17 +59,4 @@ func (m *matcher) early(p *procs.Process) bool {
 
 func (m *matcher) late(p *procs.Process) bool {
 	return m.command == "" || lowerContains(p.Cmdline, m.command)
-}
-
-// putLines stores entries as JSON Lines in a handle, so handle_read pages
-// them by line: one process per line.
-func putLines[T any](ctx context.Context, call *tool.Call, toolName string, entries []T) (string, error) {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	for i := range entries {
-		if err := enc.Encode(&entries[i]); err != nil {
-			return "", tool.Wrap(tool.Internal, err, "encoding: %v", err)
-		}
-	}
-	return call.PutHandle(ctx, "result", map[string]any{"tool": toolName, "format": "jsonl", "lines": len(entries)}, []byte(b.String()))
 }

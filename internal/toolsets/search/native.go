@@ -3,7 +3,6 @@ package search
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"runtime"
 	"sync"
@@ -108,23 +107,4 @@ func (r *searchReq) filter() filter {
 		f.override = g
 	}
 	return f
-}
-
-// putLines stores items as JSON lines in a handle; on failure it warns and
-// returns "" (the answer still holds the first items).
-func putLines[T any](ctx context.Context, call *tool.Call, typ string, meta map[string]any, items []T) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	for _, it := range items {
-		if err := enc.Encode(it); err != nil {
-			call.Warn("encoding the full list: %v", err)
-			return ""
-		}
-	}
-	id, err := call.PutHandle(ctx, typ, meta, b.Bytes())
-	if err != nil {
-		call.Warn("the full list could not be kept as a handle: %v", err)
-		return ""
-	}
-	return id
 }

@@ -1,0 +1,58 @@
+package tool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"maps"
+)
+
+// MarshalJSON encodes v as compact JSON without encoding/json's HTML
+// escaping. The envelope's JSON is the text a model reads: escaped, every
+// <, > and & of a file, a command line or a REPL prompt would reach it as a
+// six-character \u003c sequence, costing tokens and inviting the model to
+// copy the escape into its next old_text.
+func MarshalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// JSONLines encodes items one JSON object per line (without HTML escaping),
+// the form handle_read pages by line.
+func JSONLines[T any](items []T) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for i := range items {
+		if err := enc.Encode(&items[i]); err != nil {
+			return nil, err
+		}
+	}
+	return b.Bytes(), nil
+}
+
+// PutLines stores items as JSON Lines in a handle, one item per line, and
+// returns its id; meta gets "format": "jsonl" and the number of lines. It is
+// for the full list behind a truncated answer, so a failure does not fail
+// the call: it warns and returns "", and the answer still holds the first
+// items.
+func PutLines[T any](ctx context.Context, call *Call, typ string, meta map[string]any, items []T) string {
+	payload, err := JSONLines(items)
+	if err != nil {
+		call.Warn("the full list could not be encoded: %v", err)
+		return ""
+	}
+	m := map[string]any{"format": "jsonl", "lines": len(items)}
+	maps.Copy(m, meta)
+	id, err := call.PutHandle(ctx, typ, m, payload)
+	if err != nil {
+		call.Warn("the full list could not be kept as a handle: %s", AsError(err).Message)
+		return ""
+	}
+	return id
+}

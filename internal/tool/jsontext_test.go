@@ -1,0 +1,58 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The envelope's text is what a model reads: code and prompts must reach it
+// as written, not as \u003c escapes, in the answer and in a handle alike.
+func TestEnvelopeKeepsMarkupCharacters(t *testing.T) {
+	const word = `if a < b && c > "d" {`
+	h := &memHandles{}
+	r := &Runner{Handles: h.put, Limits: func(Spec) Limits { return Limits{Timeout: time.Second, OutputCap: 4096} }}
+	for _, count := range []int{1, 500} {
+		res := r.Run(context.Background(), Invocation{Def: echoDef(), Args: mustJSON(t, echoIn{Word: word, Count: count})})
+		text := string(res.JSON)
+		if res.Envelope.Truncated {
+			text = string(h.m[res.Envelope.Handle])
+		}
+		if !strings.Contains(text, `if a < b && c > \"d\" {`) || strings.Contains(text, `\u00`) {
+			t.Errorf("count %d: the text escapes markup: %.200s", count, text)
+		}
+		if !json.Valid(res.JSON) {
+			t.Errorf("count %d: envelope is not JSON: %s", count, res.JSON)
+		}
+	}
+}
+
+func TestPutLinesOneItemPerLine(t *testing.T) {
+	h := &memHandles{}
+	call := &Call{handles: h.put}
+	items := []echoIn{{Word: "<a>"}, {Word: "b&c", Count: 2}}
+	id := PutLines(context.Background(), call, "list", map[string]any{"tool": "t"}, items)
+	if id == "" || len(call.Warnings()) > 0 {
+		t.Fatalf("id %q, warnings %v", id, call.Warnings())
+	}
+	want := `{"word":"<a>"}` + "\n" + `{"word":"b&c","count":2}` + "\n"
+	if got := string(h.m[id]); got != want {
+		t.Errorf("payload:\n%s\nwant:\n%s", got, want)
+	}
+	// Without a store the answer keeps its first items and says why.
+	bare := &Call{}
+	if id := PutLines(context.Background(), bare, "list", nil, items); id != "" || len(bare.Warnings()) != 1 {
+		t.Errorf("no store gave handle %q, warnings %v", id, bare.Warnings())
+	}
+}
+
+func mustJSON(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
