@@ -32,6 +32,8 @@ type ProcShare struct {
 // Summary is what a CPU profile says, top first.
 type Summary struct {
 	TotalSamples int64        `json:"total_samples"`
+	IdleSamples  int64        `json:"idle_samples" jsonschema:"samples in the kernel's idle task (pid 0, swapper): CPU time nobody used, left out of the tables below"`
+	IdlePercent  float64      `json:"idle_percent"`
 	TopSelf      []FuncShare  `json:"top_functions_self" jsonschema:"where the CPU was when sampled (leaf frames)"`
 	TopTotal     []FuncShare  `json:"top_functions_total" jsonschema:"functions on the stack when sampled, callers included"`
 	HotStacks    []StackShare `json:"hottest_stacks"`
@@ -39,13 +41,22 @@ type Summary struct {
 }
 
 // Summarize ranks functions by self and total samples, stacks, and
-// processes, keeping the top n of each.
+// processes, keeping the top n of each. Samples of the idle task are counted
+// apart: in a system-wide profile of a half-idle machine they would fill the
+// tables with the idle loop and push the work an agent is looking for down.
+// Percentages stay shares of all samples, so they read as shares of CPU time.
 func Summarize(samples []Sample, n int) Summary {
-	var s Summary
+	s := Summary{Processes: []ProcShare{}, HotStacks: []StackShare{}}
 	self, total := map[string]*FuncShare{}, map[string]*FuncShare{}
 	procs := map[int]*ProcShare{}
+	busy := make([]Sample, 0, len(samples))
 	for _, x := range samples {
 		s.TotalSamples += x.Count
+		if x.PID == 0 {
+			s.IdleSamples += x.Count
+			continue
+		}
+		busy = append(busy, x)
 		if len(x.Stack) > 0 {
 			add(self, x.Stack[0], x.Count)
 		}
@@ -69,6 +80,7 @@ func Summarize(samples []Sample, n int) Summary {
 		}
 		return float64(int64(10000*float64(v)/float64(s.TotalSamples))) / 100
 	}
+	s.IdlePercent = pct(s.IdleSamples)
 	s.TopSelf, s.TopTotal = top(self, n, pct), top(total, n, pct)
 	for _, p := range procs {
 		p.Percent = pct(p.Samples)
@@ -76,7 +88,7 @@ func Summarize(samples []Sample, n int) Summary {
 	}
 	slices.SortFunc(s.Processes, func(a, b ProcShare) int { return cmp.Or(cmp.Compare(b.Samples, a.Samples), cmp.Compare(a.PID, b.PID)) })
 	s.Processes = s.Processes[:min(n, len(s.Processes))]
-	for _, line := range strings.Split(strings.TrimSpace(string(Collapsed(samples))), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(string(Collapsed(busy))), "\n") {
 		if sp := strings.LastIndexByte(line, ' '); sp > 0 {
 			var c int64
 			for _, ch := range line[sp+1:] {
