@@ -210,7 +210,7 @@ func waitExited(pid int) bool {
 
 // result turns exec's view of the end into a Result and an error.
 func (p *Process) result(waitErr error) (Result, error) {
-	res := Result{Duration: time.Since(p.started), ExitCode: -1}
+	res := Result{PID: p.Pid(), Duration: time.Since(p.started), ExitCode: -1}
 	res.Stdout, res.StdoutTruncated, res.StdoutBytes = p.stdout.result()
 	res.Stderr, res.StderrTruncated, res.StderrBytes = p.stderr.result()
 	if ps := p.cmd.ProcessState; ps != nil {

@@ -87,6 +87,7 @@ type Cmd struct {
 // Result is how a command ended. A non-zero exit is reported here, not as a
 // Go error: for grep-like programs it is an answer, not a failure.
 type Result struct {
+	PID             int  // the program's process ID, to recognise it in what it recorded
 	ExitCode        int  // -1 when Signaled
 	Signaled        bool // killed by a signal (ours on timeout, or any other)
 	Stdout, Stderr  []byte

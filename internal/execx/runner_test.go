@@ -196,7 +196,10 @@ func TestRunExitStatus(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Run: %v (a non-zero exit is not an error)", err)
 			}
-			got.Duration = 0
+			if got.PID <= 0 {
+				t.Errorf("pid %d", got.PID)
+			}
+			got.Duration, got.PID = 0, 0
 			if diff := cmp.Diff(got, tc.want, cmpBytesAsText); diff != "" {
 				t.Errorf("result (-got +want):\n%s", diff)
 			}

@@ -11,7 +11,7 @@ import (
 // how long it waited to run once woken.
 type TaskLatency struct {
 	Task       string  `json:"task"`
-	PID        int     `json:"pid" jsonschema:"0 when perf merged several (task:(N))"`
+	TID        int     `json:"tid" jsonschema:"the thread (for a single-threaded process, its pid); 0 when perf merged several (task:(N))"`
 	RuntimeMS  float64 `json:"runtime_ms"`
 	Switches   int     `json:"switches"`
 	AvgDelayMS float64 `json:"avg_delay_ms"`
@@ -35,7 +35,10 @@ func ParseSchedLatency(b []byte) []TaskLatency {
 			continue
 		}
 		t := TaskLatency{Task: name[:i]}
-		t.PID, _ = strconv.Atoi(name[i+1:])
+		t.TID, _ = strconv.Atoi(name[i+1:])
+		if t.Task == ":"+name[i+1:] { // perf knew no name and printed the tid
+			t.Task = ""
+		}
 		var ok1, ok2, ok3, ok4 bool
 		t.RuntimeMS, ok1 = msValue(cols[1])
 		sw, err := strconv.Atoi(strings.TrimSpace(cols[2]))

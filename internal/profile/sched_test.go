@@ -10,6 +10,7 @@ const latencyOut = `
   perf:(2)              |      0.353 ms |        1 | avg:   1.174 ms | max:   1.174 ms | max start:  5346.507858 s | max end:  5346.509032 s
   sh:26087              |    645.221 ms |        4 | avg:   0.010 ms | max:   0.017 ms | max start:  5346.508010 s | max end:  5346.508027 s
   kworker/0:1-eve:11    |      6.526 ms |        1 | avg:   0.000 ms | max:   0.000 ms | max start:     0.000000 s | max end:     0.000000 s
+  :68:68                |      0.000 ms |        1 | avg:   0.000 ms | max:   0.000 ms | max start:     0.000000 s | max end:     0.000000 s
  -----------------------------------------------------------------------------------------------------------------
   TOTAL:                |    652.100 ms |        6 |
 `
@@ -24,17 +25,20 @@ const timehistOut = `           time    cpu  task name                       wai
 
 func TestParseSchedLatency(t *testing.T) {
 	got := ParseSchedLatency([]byte(latencyOut))
-	if len(got) != 3 {
+	if len(got) != 4 {
 		t.Fatalf("%d rows: %+v", len(got), got)
 	}
-	if g := got[1]; g.Task != "sh" || g.PID != 26087 || g.RuntimeMS != 645.221 || g.Switches != 4 || g.AvgDelayMS != 0.010 || g.MaxDelayMS != 0.017 {
+	if g := got[1]; g.Task != "sh" || g.TID != 26087 || g.RuntimeMS != 645.221 || g.Switches != 4 || g.AvgDelayMS != 0.010 || g.MaxDelayMS != 0.017 {
 		t.Errorf("row %+v", g)
 	}
-	if g := got[0]; g.Task != "perf" || g.PID != 0 || g.MaxDelayMS != 1.174 {
+	if g := got[0]; g.Task != "perf" || g.TID != 0 || g.MaxDelayMS != 1.174 {
 		t.Errorf("merged row %+v", g)
 	}
-	if g := got[2]; g.Task != "kworker/0:1-eve" || g.PID != 11 {
+	if g := got[2]; g.Task != "kworker/0:1-eve" || g.TID != 11 {
 		t.Errorf("a name with a colon: %+v", g)
+	}
+	if g := got[3]; g.Task != "" || g.TID != 68 {
+		t.Errorf("a thread perf knew no name for (perf prints :tid): %+v", g)
 	}
 }
 

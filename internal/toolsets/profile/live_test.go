@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -51,10 +52,18 @@ func main() {
 var burner string
 
 func TestMain(m *testing.M) {
-	if os.Getenv(workloadEnv) == "nap" { // sleeps 10 ms at a time, off CPU nearly always
+	switch os.Getenv(workloadEnv) {
+	case "nap": // sleeps 10 ms at a time, off CPU nearly always
 		fmt.Println("ready")
 		for {
 			time.Sleep(10 * time.Millisecond)
+		}
+	case "pipe": // blocked reading a pipe the test writes a byte to now and then
+		fmt.Println("ready")
+		for b := make([]byte, 1); ; {
+			if _, err := os.Stdin.Read(b); err != nil {
+				os.Exit(0)
+			}
 		}
 	}
 	dir, err := os.MkdirTemp("", "hostmcp-burn-")
@@ -76,8 +85,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// start runs a workload (the burner, or the test binary as "nap"), killed
-// by pid at the end.
+// start runs a workload (the burner, or the test binary as "nap" or
+// "pipe"), killed by pid at the end. A pipe workload's stdin gets a byte
+// every 200 ms, so each read blocks for that long.
 func start(t *testing.T, kind string) int {
 	t.Helper()
 	cmd := exec.Command(os.Args[0])
@@ -87,12 +97,28 @@ func start(t *testing.T, kind string) int {
 	cmd.Env = append(os.Environ(), workloadEnv+"="+kind)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	out, _ := cmd.StdoutPipe()
+	in, _ := cmd.StdinPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop); _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
 		t.Fatalf("workload %s: %q", kind, line)
+	}
+	if kind == "pipe" {
+		go func() {
+			tick := time.NewTicker(200 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+					_, _ = in.Write([]byte{'x'})
+				}
+			}
+		}()
 	}
 	return cmd.Process.Pid
 }
@@ -245,24 +271,57 @@ func perfRunning(t *testing.T) bool {
 func TestSchedToolsLive(t *testing.T) {
 	s := newSet(t)
 	testutil.ExclusiveLoad(t)
-	napper := start(t, "nap")
-	lat, terr := run[schedLatencyOut](t, context.Background(), s.schedLatency(), map[string]any{"duration_seconds": 2, "top_n": 100})
-	if terr != nil || len(lat.Tasks) == 0 {
-		t.Fatalf("%+v %v", lat, terr)
+
+	// More busy threads than cores: the spinners wait for a CPU after waking.
+	spinners := map[int]bool{}
+	for range 2 * runtime.NumCPU() {
+		spinners[start(t, "spin")] = true
 	}
-	off, terr := run[offCPUOut](t, context.Background(), s.offCPU(), map[string]any{"duration_seconds": 2, "pid": napper})
+	lat, terr := run[schedLatencyOut](t, context.Background(), s.schedLatency(), map[string]any{"duration_seconds": 2, "top_n": 100})
 	if terr != nil {
 		t.Fatal(terr)
 	}
-	var slept float64
-	for _, task := range off.Tasks {
-		if task.PID != napper {
-			t.Fatalf("pid filter let in %+v", task)
+	worst := 0.0
+	for _, task := range lat.Tasks {
+		for sp := range spinners { // the spinning goroutine may be on any of its threads
+			if task.TID == sp || isThreadOf(task.TID, sp) {
+				worst = max(worst, task.MaxDelayMS)
+			}
 		}
-		slept += task.ByReason["sleeping"]
+		if task.TID != 0 && isThreadOf(task.TID, os.Getpid()) {
+			t.Errorf("the measuring process's own thread is listed: %+v", task)
+		}
 	}
-	if slept < 1000 {
-		t.Fatalf("a process sleeping 10 ms at a time for 2 s slept %.0f ms off CPU: %+v", slept, off)
+	if worst < 2 {
+		t.Errorf("%d spinners on %d CPUs waited at most %.3f ms to run: %+v", len(spinners), runtime.NumCPU(), worst, lat)
+	}
+	if lat.OwnThreadsLeftOut == 0 {
+		t.Errorf("perf's own threads were not left out: %+v", lat)
+	}
+
+	// A program blocked on a pipe: its time off CPU is sleeping, system-wide
+	// and for its pid alone.
+	reader := start(t, "pipe")
+	for _, args := range []map[string]any{{"duration_seconds": 2, "top_n": 100}, {"duration_seconds": 2, "pid": reader}} {
+		off, terr := run[offCPUOut](t, context.Background(), s.offCPU(), args)
+		if terr != nil {
+			t.Fatal(terr)
+		}
+		var blocked float64
+		for _, task := range off.Tasks {
+			if args["pid"] != nil && task.PID != reader {
+				t.Errorf("pid filter let in %+v", task)
+			}
+			if task.PID == os.Getpid() || task.Task == "perf-exec" {
+				t.Errorf("%v: the measurement's own thread is listed: %+v", args, task)
+			}
+			if task.PID == reader {
+				blocked += task.ByReason["sleeping"]
+			}
+		}
+		if blocked < 1200 {
+			t.Errorf("%v: a process blocked on a pipe for 2 s slept %.0f ms off CPU: %+v", args, blocked, off)
+		}
 	}
 }
 

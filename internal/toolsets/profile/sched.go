@@ -3,9 +3,11 @@ package profile
 import (
 	"cmp"
 	"context"
+	"math"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/profile"
@@ -18,37 +20,79 @@ type schedIn struct {
 	TopN            int `json:"top_n,omitempty" jsonschema:"tasks listed, 1 to 100; default 20"`
 }
 
-// recordSched runs `perf sched record` for the duration and returns the
-// work directory holding perf.data (removed by cleanup).
-func (s *Set) recordSched(ctx context.Context, call *tool.Call, in schedIn, max int) (dir string, cleanup func(), dur time.Duration, err error) {
-	dur = time.Duration(cmp.Or(in.DurationSeconds, 5)) * time.Second
+// schedRecording is a finished `perf sched record`: the work directory
+// holding perf.data (removed by cleanup), how long it ran, and perf's pid.
+type schedRecording struct {
+	dir     string
+	dur     time.Duration
+	perfPID int
+	cleanup func()
+}
+
+// recordSched runs `perf sched record` for the duration.
+func (s *Set) recordSched(ctx context.Context, call *tool.Call, in schedIn, max int) (schedRecording, error) {
+	rec := schedRecording{dur: time.Duration(cmp.Or(in.DurationSeconds, 5)) * time.Second}
 	if in.DurationSeconds > max {
-		return "", nil, 0, tool.Errorf(tool.InvalidDuration, "duration_seconds %d: at most %d", in.DurationSeconds, max)
+		return rec, tool.Errorf(tool.InvalidDuration, "duration_seconds %d: at most %d", in.DurationSeconds, max)
 	}
 	if in.PID != 0 {
 		if _, err := os.Stat("/proc/" + strconv.Itoa(in.PID)); err != nil {
-			return "", nil, 0, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
+			return rec, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
 		}
 	}
 	if err := s.needPerf(); err != nil {
-		return "", nil, 0, err
+		return rec, err
 	}
-	dir, cleanup, err = workDir()
+	dir, cleanup, err := workDir()
 	if err != nil {
-		return "", nil, 0, err
+		return rec, err
 	}
-	if _, err := s.runPerf(ctx, call, dir, dur, "recording scheduler events", "sched", "record", "--no-bpf-event", "-o", "perf.data", "--", "sleep", strconv.Itoa(int(dur/time.Second))); err != nil {
+	res, err := s.runPerf(ctx, call, dir, rec.dur, "recording scheduler events", "sched", "record", "--no-bpf-event", "-o", "perf.data", "--", "sleep", strconv.Itoa(int(rec.dur/time.Second)))
+	if err != nil {
 		cleanup()
-		return "", nil, 0, err
+		return rec, err
 	}
-	return dir, cleanup, dur, nil
+	rec.dir, rec.cleanup, rec.perfPID = dir, cleanup, res.PID
+	return rec, nil
+}
+
+// measurer recognises the threads the measurement itself adds: hostmcp's
+// own, perf's, and the program perf runs for the duration (named perf-exec
+// until it becomes sleep). They sleep through the whole window by design and
+// would head every system-wide off-CPU table.
+type measurer struct {
+	self, perf int
+	workload   map[int]bool // tids seen as perf-exec
+	left       map[int]bool // tids left out
+}
+
+func newMeasurer(perfPID int) *measurer {
+	return &measurer{self: os.Getpid(), perf: perfPID, workload: map[int]bool{}, left: map[int]bool{}}
+}
+
+// saw notes a task name perf recorded for tid; call it for every row first.
+func (m *measurer) saw(task string, tid int) {
+	if task == "perf-exec" {
+		m.workload[tid] = true
+	}
+}
+
+// owns reports whether thread tid of process pid (0 when perf did not say)
+// is one of the measurement's, and counts it if so.
+func (m *measurer) owns(pid, tid int) bool {
+	own := m.workload[tid] || tid == m.perf || pid == m.perf || pid == m.self || (pid == 0 && tid > 0 && isThreadOf(tid, m.self))
+	if own {
+		m.left[tid] = true
+	}
+	return own
 }
 
 type schedLatencyOut struct {
-	DurationSeconds float64               `json:"duration_seconds"`
-	Tasks           []profile.TaskLatency `json:"tasks" jsonschema:"by maximum scheduling delay, worst first"`
-	TasksSeen       int                   `json:"tasks_seen"`
-	Findings        []string              `json:"findings"`
+	DurationSeconds   float64               `json:"duration_seconds"`
+	Tasks             []profile.TaskLatency `json:"tasks" jsonschema:"by maximum scheduling delay, worst first"`
+	TasksSeen         int                   `json:"tasks_seen"`
+	OwnThreadsLeftOut int                   `json:"own_threads_left_out" jsonschema:"threads of hostmcp and of the perf recording, left out"`
+	Findings          []string              `json:"findings"`
 }
 
 func (s *Set) schedLatency() *tool.Def {
@@ -67,23 +111,36 @@ func (s *Set) handleSchedLatency(ctx context.Context, call *tool.Call, in schedI
 		return schedLatencyOut{}, err
 	}
 	defer release()
-	dir, cleanup, dur, err := s.recordSched(ctx, call, in, 30)
+	rec, err := s.recordSched(ctx, call, in, 30)
 	if err != nil {
 		return schedLatencyOut{}, err
 	}
-	defer cleanup()
-	raw, err := s.perfOutput(ctx, dir, "sched", "latency", "-i", "perf.data")
+	defer rec.cleanup()
+	// -p: a row per thread, not per name, so each has a tid to act on.
+	raw, err := s.perfOutput(ctx, rec.dir, "sched", "latency", "-p", "-i", "perf.data")
 	if err != nil {
 		return schedLatencyOut{}, err
 	}
 	tasks := profile.ParseSchedLatency(raw)
-	if in.PID != 0 {
-		tasks = slices.DeleteFunc(tasks, func(t profile.TaskLatency) bool { return t.PID != in.PID && !isThreadOf(t.PID, in.PID) })
+	m := newMeasurer(rec.perfPID)
+	for _, t := range tasks {
+		m.saw(t.Task, t.TID)
+	}
+	tasks = slices.DeleteFunc(tasks, func(t profile.TaskLatency) bool {
+		if in.PID != 0 {
+			return t.TID != in.PID && !isThreadOf(t.TID, in.PID)
+		}
+		return m.owns(0, t.TID)
+	})
+	for i := range tasks {
+		if tasks[i].Task == "" { // perf knew no name: the thread may still be there
+			tasks[i].Task = commOf(tasks[i].TID)
+		}
 	}
 	slices.SortFunc(tasks, func(a, b profile.TaskLatency) int {
 		return cmp.Or(cmp.Compare(b.MaxDelayMS, a.MaxDelayMS), cmp.Compare(a.Task, b.Task))
 	})
-	out := schedLatencyOut{DurationSeconds: dur.Seconds(), TasksSeen: len(tasks), Findings: []string{}}
+	out := schedLatencyOut{DurationSeconds: rec.dur.Seconds(), TasksSeen: len(tasks), OwnThreadsLeftOut: len(m.left), Findings: []string{}}
 	out.Tasks = tasks[:min(len(tasks), cmp.Or(in.TopN, 20))]
 	for _, t := range out.Tasks {
 		if t.MaxDelayMS >= 10 {
@@ -92,6 +149,19 @@ func (s *Set) handleSchedLatency(ctx context.Context, call *tool.Call, in schedI
 	}
 	return out, nil
 }
+
+// commOf names a thread perf recorded without a name, from /proc while it
+// is still there.
+func commOf(tid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(tid) + "/comm")
+	if err != nil {
+		return "[unknown]"
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// round3 keeps milliseconds to the microsecond that perf measures.
+func round3(ms float64) float64 { return math.Round(ms*1000) / 1000 }
 
 // isThreadOf reports whether tid is a thread of process pid.
 func isThreadOf(tid, pid int) bool {
@@ -111,10 +181,11 @@ type waitTask struct {
 }
 
 type offCPUOut struct {
-	DurationSeconds float64            `json:"duration_seconds"`
-	Tasks           []waitTask         `json:"tasks" jsonschema:"by off-CPU time, most first"`
-	ByReason        map[string]float64 `json:"off_cpu_ms_by_reason"`
-	Findings        []string           `json:"findings"`
+	DurationSeconds   float64            `json:"duration_seconds"`
+	Tasks             []waitTask         `json:"tasks" jsonschema:"by off-CPU time, most first"`
+	ByReason          map[string]float64 `json:"off_cpu_ms_by_reason"`
+	OwnThreadsLeftOut int                `json:"own_threads_left_out" jsonschema:"threads of hostmcp and of the perf recording (which sleep through the window by design), left out"`
+	Findings          []string           `json:"findings"`
 }
 
 // reasons names the task states perf sched timehist reports.
@@ -136,12 +207,12 @@ func (s *Set) handleOffCPU(ctx context.Context, call *tool.Call, in schedIn) (of
 		return offCPUOut{}, err
 	}
 	defer release()
-	dir, cleanup, dur, err := s.recordSched(ctx, call, in, 30)
+	rec, err := s.recordSched(ctx, call, in, 30)
 	if err != nil {
 		return offCPUOut{}, err
 	}
-	defer cleanup()
-	raw, err := s.perfOutput(ctx, dir, "sched", "timehist", "-i", "perf.data", "--state")
+	defer rec.cleanup()
+	raw, err := s.perfOutput(ctx, rec.dir, "sched", "timehist", "-i", "perf.data", "--state")
 	if err != nil {
 		return offCPUOut{}, err
 	}
@@ -149,8 +220,12 @@ func (s *Set) handleOffCPU(ctx context.Context, call *tool.Call, in schedIn) (of
 	tasks := map[int]*waitTask{}
 	last := map[int]string{} // how each thread last left the CPU
 	total := map[string]float64{}
+	m := newMeasurer(rec.perfPID)
 	for _, r := range rows {
-		if in.PID != 0 && r.PID != in.PID {
+		m.saw(r.Task, r.TID)
+	}
+	for _, r := range rows {
+		if in.PID != 0 && r.PID != in.PID || in.PID == 0 && m.owns(r.PID, r.TID) {
 			continue
 		}
 		t := tasks[r.TID]
@@ -167,10 +242,17 @@ func (s *Set) handleOffCPU(ctx context.Context, call *tool.Call, in schedIn) (of
 		}
 		last[r.TID] = r.State
 	}
-	out := offCPUOut{DurationSeconds: dur.Seconds(), ByReason: total, Findings: []string{}}
+	for why, ms := range total {
+		total[why] = round3(ms)
+	}
+	out := offCPUOut{DurationSeconds: rec.dur.Seconds(), ByReason: total, OwnThreadsLeftOut: len(m.left), Findings: []string{}}
 	for _, t := range tasks {
 		if t.OffCPUMS == 0 {
 			continue
+		}
+		t.OffCPUMS, t.RunMS = round3(t.OffCPUMS), round3(t.RunMS)
+		for why, ms := range t.ByReason {
+			t.ByReason[why] = round3(ms)
 		}
 		best := 0.0
 		for why, ms := range t.ByReason {
