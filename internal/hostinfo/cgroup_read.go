@@ -2,11 +2,12 @@ package hostinfo
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // CgroupSummary is perf_cgroup_summary's data (spec 000 section 9.8).
@@ -156,8 +157,8 @@ func (h *Host) BuildCgroupSummary(d CgroupDirs, a, b CgroupSample) (CgroupSummar
 		p := prev[x.Dev]
 		s.IO = append(s.IO, CgroupIO{Device: h.blockName(x.Dev), ReadBytes: x.RBytes, WriteBytes: x.WBytes,
 			Reads: x.RIOs, Writes: x.WIOs,
-			ReadBytesPerSec:  round2(float64(delta(p.RBytes, x.RBytes)) / dt),
-			WriteBytesPerSec: round2(float64(delta(p.WBytes, x.WBytes)) / dt)})
+			ReadBytesPerSec:  num.Round2(float64(delta(p.RBytes, x.RBytes)) / dt),
+			WriteBytesPerSec: num.Round2(float64(delta(p.WBytes, x.WBytes)) / dt)})
 	}
 	s.Summary = analyzeCgroup(&s)
 	return s, w
@@ -168,12 +169,12 @@ func (h *Host) cgroupCPU(d CgroupDirs, a, b cgCPU, dt float64, w *warnings) *Cgr
 		w.add("no CPU accounting for this cgroup")
 		return nil
 	}
-	c := &CgroupCPU{Source: "v1", UsageSeconds: round2(float64(b.usageNS) / 1e9),
-		UsagePercent: round2(float64(delta(a.usageNS, b.usageNS)) / 1e9 / dt * 100),
-		NrPeriods:    b.periods, NrThrottled: b.throttled, ThrottledSeconds: round2(float64(b.throttledNS) / 1e9),
-		ThrottledMSPerS: round2(float64(delta(a.throttledNS, b.throttledNS)) / 1e6 / dt)}
+	c := &CgroupCPU{Source: "v1", UsageSeconds: num.Round2(float64(b.usageNS) / 1e9),
+		UsagePercent: num.Round2(float64(delta(a.usageNS, b.usageNS)) / 1e9 / dt * 100),
+		NrPeriods:    b.periods, NrThrottled: b.throttled, ThrottledSeconds: num.Round2(float64(b.throttledNS) / 1e9),
+		ThrottledMSPerS: num.Round2(float64(delta(a.throttledNS, b.throttledNS)) / 1e6 / dt)}
 	if p := delta(a.periods, b.periods); p > 0 {
-		c.ThrottledPercent = round2(float64(delta(a.throttled, b.throttled)) / float64(p) * 100)
+		c.ThrottledPercent = num.Round2(float64(delta(a.throttled, b.throttled)) / float64(p) * 100)
 	}
 	if d.V2 != "" && exists(filepath.Join(d.V2, "cpu.max")) {
 		c.Source = "v2"
@@ -195,7 +196,7 @@ func (h *Host) cgroupCPU(d CgroupDirs, a, b cgCPU, dt float64, w *warnings) *Cgr
 		c.PeriodUS = per
 		if quota, err := parseCgroupMax(q); err == nil && quota != nil {
 			c.QuotaUS = *quota
-			v := math.Round(float64(*quota)/float64(per)*1000) / 1000
+			v := num.Round3(float64(*quota) / float64(per))
 			c.QuotaCPUs = &v
 		}
 	}
@@ -249,7 +250,7 @@ func cgroupMemory(d CgroupDirs, w *warnings) *CgroupMemory {
 		}
 	}
 	if m.LimitBytes != nil && *m.LimitBytes > 0 {
-		m.LimitPercent = round2(float64(m.CurrentBytes) / float64(*m.LimitBytes) * 100)
+		m.LimitPercent = num.Round2(float64(m.CurrentBytes) / float64(*m.LimitBytes) * 100)
 	}
 	return m
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // Disk is the usage of one mounted filesystem, as df reports it.
@@ -151,15 +153,11 @@ func diskFrom(m mountInfo, st Statfs) Disk {
 		AvailBytes: avail * st.BlockSize,
 	}
 	if used+avail > 0 {
-		d.UsedPercent = round1(float64(used) / float64(used+avail) * 100)
+		d.UsedPercent = num.Round1(float64(used) / float64(used+avail) * 100)
 	}
 	if st.Files > 0 {
 		ffree := min(st.FilesFree, st.Files)
-		d.InodesUsedPercent = round1(float64(st.Files-ffree) / float64(st.Files) * 100)
+		d.InodesUsedPercent = num.Round1(float64(st.Files-ffree) / float64(st.Files) * 100)
 	}
 	return d
-}
-
-func round1(v float64) float64 {
-	return float64(int64(v*10+0.5)) / 10
 }

@@ -3,6 +3,8 @@ package hostinfo
 import (
 	"fmt"
 	"slices"
+
+	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // NetHealth is perf_net_health's data: interface errors and drops, TCP
@@ -90,8 +92,8 @@ func BuildNetHealth(a, b Counters, g Gauges, iface string, withTCP bool) (NetHea
 	if iface != "" && !slices.ContainsFunc(b.net, func(n netDevStat) bool { return n.Name == iface }) {
 		return NetHealth{}, fmt.Errorf("interface %q: %w", iface, ErrNoInterface)
 	}
-	r := func(x, y uint64) float64 { return round2(float64(delta(x, y)) / dt) }
-	sr := func(k string) float64 { return round2(float64(sdelta(a.snmp[k], b.snmp[k])) / dt) }
+	r := func(x, y uint64) float64 { return num.Round2(float64(delta(x, y)) / dt) }
+	sr := func(k string) float64 { return num.Round2(float64(sdelta(a.snmp[k], b.snmp[k])) / dt) }
 	nh := NetHealth{IntervalMS: b.Time.Sub(a.Time).Milliseconds(), Interfaces: []NetIfHealth{}, Sockets: g.Sockstat, Counters: []NetCounter{}}
 	prev := map[string]netDevStat{}
 	for _, n := range a.net {
@@ -115,7 +117,7 @@ func BuildNetHealth(a, b Counters, g Gauges, iface string, withTCP bool) (NetHea
 			ListenOverflows: b.snmp["TcpExtListenOverflows"], ListenDrops: b.snmp["TcpExtListenDrops"],
 			EstabResetsPerS: sr("TcpEstabResets"), AttemptFailsPerS: sr("TcpAttemptFails"), TimeoutsPerS: sr("TcpExtTCPTimeouts")}
 		if out := sdelta(a.snmp["TcpOutSegs"], b.snmp["TcpOutSegs"]); out > 0 {
-			t.RetransmitPercent = round2(float64(sdelta(a.snmp["TcpRetransSegs"], b.snmp["TcpRetransSegs"])) / float64(out) * 100)
+			t.RetransmitPercent = num.Round2(float64(sdelta(a.snmp["TcpRetransSegs"], b.snmp["TcpRetransSegs"])) / float64(out) * 100)
 		}
 		nh.TCP = t
 	}

@@ -2,9 +2,10 @@ package hostinfo
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
+
+	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // procCgroup is one line of /proc/<pid>/cgroup, "hierarchy:controllers:path"
@@ -114,7 +115,7 @@ func parseCPUMax(b []byte) (cpus *float64, quotaUS, periodUS uint64, err error) 
 	if quotaUS, err = strconv.ParseUint(f[0], 10, 64); err != nil {
 		return nil, 0, 0, fmt.Errorf("cpu.max quota %q: want a number or max", f[0])
 	}
-	c := math.Round(float64(quotaUS)/float64(periodUS)*1000) / 1000
+	c := num.Round3(float64(quotaUS) / float64(periodUS))
 	return &c, quotaUS, periodUS, nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // Snapshot is what sys_snapshot reports (spec 002 section 5.2): how busy the
@@ -100,7 +102,7 @@ func (h *Host) Snapshot(ctx context.Context, opts *SnapshotOptions) (Snapshot, e
 	if err != nil {
 		return Snapshot{}, err
 	}
-	s.CPUPercent = round1(cpuPercent(before.CPU, after.CPU))
+	s.CPUPercent = num.Round1(cpuPercent(before.CPU, after.CPU))
 	s.ShortSummary = summary(&s)
 	s.Warnings = w
 	return s, nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // Severity levels of a USE finding, and of a whole check.
@@ -135,7 +137,7 @@ func check(resource, dim string, t Threshold, metric string, v float64, detail s
 	if t.Below {
 		cmpOp = "<"
 	}
-	return finding{Suspicion: Suspicion{Resource: resource, Dimension: dim, Metric: metric, Value: round2(v),
+	return finding{Suspicion: Suspicion{Resource: resource, Dimension: dim, Metric: metric, Value: num.Round2(v),
 		Threshold: crossed, Comparison: cmpOp, Severity: sev, Detail: detail}, ok: sev == StatusOK}
 }
 

@@ -1,6 +1,10 @@
 package hostinfo
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/hostmcp/hostmcp/internal/num"
+)
 
 // AnalyzeUSE applies the USE method with spec 000 appendix B's thresholds to
 // a snapshot: utilisation, saturation and errors of CPU, memory, disk and
@@ -117,11 +121,11 @@ func psiChecks(res string, p *Pressure, withFull bool) []finding {
 // metrics folds a resource's findings into its UseMetrics.
 func metrics(util, sat []finding, utilV, satV float64, errs []finding, errCount float64, noErrors string) UseMetrics {
 	var m UseMetrics
-	m.Utilization.Value = round2(utilV)
+	m.Utilization.Value = num.Round2(utilV)
 	m.Utilization.Status, m.Utilization.Detail = worst(util...)
-	m.Saturation.Value = round2(satV)
+	m.Saturation.Value = num.Round2(satV)
 	m.Saturation.Status, m.Saturation.Detail = worst(sat...)
-	m.Errors.Count = round2(errCount)
+	m.Errors.Count = num.Round2(errCount)
 	if len(errs) == 0 {
 		m.Errors.Status, m.Errors.Detail = StatusOK, noErrors
 	} else {

@@ -3,6 +3,8 @@ package perf
 import (
 	"fmt"
 	"math"
+
+	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // fdGrowth is how the descriptor count moved over the samples.
@@ -45,7 +47,7 @@ func fdVerdict(samples []fdSample, soft uint64) (fdGrowth, string, []string) {
 			g.Falls++
 		}
 	}
-	g.PerMinute = round2(slope(samples) * 60)
+	g.PerMinute = num.Round2(slope(samples) * 60)
 	if g.PerMinute > 0 && soft > 0 && uint64(g.Last) < soft {
 		secs := math.Round(float64(soft-uint64(g.Last)) / (g.PerMinute / 60))
 		g.SecondsToLimit = &secs
@@ -92,7 +94,3 @@ func slope(samples []fdSample) float64 {
 	}
 	return (n*sxy - sx*sy) / den
 }
-
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
-
-func round1(v float64) float64 { return math.Round(v*10) / 10 }

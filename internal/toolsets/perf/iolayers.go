@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -112,7 +113,7 @@ func (s *Set) handleIOLayers(ctx context.Context, call *tool.Call, in ioLayersIn
 	if err != nil {
 		return ioLayersOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading /proc/diskstats: %v", err)
 	}
-	out.Mode, out.DurationSeconds = mode, round2(time.Since(start).Seconds())
+	out.Mode, out.DurationSeconds = mode, num.Round2(time.Since(start).Seconds())
 	if mode == "procfs" {
 		procAfter, skipped, err := s.deps.Host.ReadAllProcIO()
 		if err != nil {
@@ -176,7 +177,7 @@ func absorbed(below, above uint64) *float64 {
 	if above == 0 {
 		return nil
 	}
-	p := round1(max(0, 100*(1-float64(below)/float64(above))))
+	p := num.Round1(max(0, 100*(1-float64(below)/float64(above))))
 	return &p
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/procs"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -94,7 +95,7 @@ func (s *Set) threads(pid int) (map[int]hostinfo.ThreadTimes, error) {
 // interval count from zero; threads that ended are gone from the second
 // reading, and their time with them (said in a finding when it matters).
 func buildThreads(in threadsIn, before, after map[int]hostinfo.ThreadTimes, span float64) threadsOut {
-	out := threadsOut{PID: in.PID, Mode: "basic", DurationSeconds: round2(span), ThreadsTotal: len(after), States: map[string]int{}, Findings: []string{}}
+	out := threadsOut{PID: in.PID, Mode: "basic", DurationSeconds: num.Round2(span), ThreadsTotal: len(after), States: map[string]int{}, Findings: []string{}}
 	pct := func(ticks uint64) float64 { return float64(ticks) / procs.ClockTicks / span * 100 }
 	for tid, a := range after {
 		b := before[tid] // zero for a thread born meanwhile
@@ -102,11 +103,11 @@ func buildThreads(in threadsIn, before, after map[int]hostinfo.ThreadTimes, span
 			b = hostinfo.ThreadTimes{} // a reused tid: a new thread
 		}
 		u, sy := pct(a.UTime-b.UTime), pct(a.STime-b.STime)
-		out.Threads = append(out.Threads, threadCPU{TID: tid, Name: a.Comm, State: a.State, CPUPercent: round1(u + sy), UserPct: round1(u), SystemPct: round1(sy), LastCPU: a.Processor})
+		out.Threads = append(out.Threads, threadCPU{TID: tid, Name: a.Comm, State: a.State, CPUPercent: num.Round1(u + sy), UserPct: num.Round1(u), SystemPct: num.Round1(sy), LastCPU: a.Processor})
 		out.TotalCPUPercent += u + sy
 		out.States[a.State]++
 	}
-	out.TotalCPUPercent = round1(out.TotalCPUPercent)
+	out.TotalCPUPercent = num.Round1(out.TotalCPUPercent)
 	slices.SortFunc(out.Threads, func(x, y threadCPU) int {
 		return cmp.Or(cmp.Compare(y.CPUPercent, x.CPUPercent), cmp.Compare(x.TID, y.TID))
 	})

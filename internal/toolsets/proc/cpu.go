@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/procs"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -60,12 +61,10 @@ func percentages(prev *cpuSample, cur *procs.Table, boot int64) map[procs.Key]fl
 			out[k] = 0
 			continue
 		}
-		out[k] = round1(float64(p.CPUTicks-before) / procs.ClockTicks / span * 100)
+		out[k] = num.Round1(float64(p.CPUTicks-before) / procs.ClockTicks / span * 100)
 	}
 	return out
 }
-
-func round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }
 
 // cpuTable reads the table and returns it with CPU percentages and the
 // window they cover. read is the one procfs reading; it may be called twice.

@@ -3,13 +3,13 @@ package profile
 import (
 	"cmp"
 	"context"
-	"math"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -160,9 +160,6 @@ func commOf(tid int) string {
 	return strings.TrimSpace(string(b))
 }
 
-// round3 keeps milliseconds to the microsecond that perf measures.
-func round3(ms float64) float64 { return math.Round(ms*1000) / 1000 }
-
 // isThreadOf reports whether tid is a thread of process pid.
 func isThreadOf(tid, pid int) bool {
 	_, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(tid))
@@ -243,16 +240,16 @@ func (s *Set) handleOffCPU(ctx context.Context, call *tool.Call, in schedIn) (of
 		last[r.TID] = r.State
 	}
 	for why, ms := range total {
-		total[why] = round3(ms)
+		total[why] = num.Round3(ms)
 	}
 	out := offCPUOut{DurationSeconds: rec.dur.Seconds(), ByReason: total, OwnThreadsLeftOut: len(m.left), Findings: []string{}}
 	for _, t := range tasks {
 		if t.OffCPUMS == 0 {
 			continue
 		}
-		t.OffCPUMS, t.RunMS = round3(t.OffCPUMS), round3(t.RunMS)
+		t.OffCPUMS, t.RunMS = num.Round3(t.OffCPUMS), num.Round3(t.RunMS)
 		for why, ms := range t.ByReason {
-			t.ByReason[why] = round3(ms)
+			t.ByReason[why] = num.Round3(ms)
 		}
 		best := 0.0
 		for why, ms := range t.ByReason {

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
@@ -167,7 +168,7 @@ func aggregate(calls []ebpf.SlowIO, key func(ebpf.SlowIO) string) []aggRow {
 	}
 	out := make([]aggRow, 0, len(by))
 	for _, r := range by {
-		r.TotalMS = round3(r.TotalMS)
+		r.TotalMS = num.Round3(r.TotalMS)
 		out = append(out, *r)
 	}
 	slices.SortFunc(out, func(a, b aggRow) int { return cmp.Or(cmp.Compare(b.TotalMS, a.TotalMS), cmp.Compare(a.Key, b.Key)) })

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -187,7 +188,7 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 		out.LatencyMS = exactPercentiles(lat)
 	}
 	for _, h := range hosts {
-		h.AvgMS = round3(h.AvgMS / float64(h.Count))
+		h.AvgMS = num.Round3(h.AvgMS / float64(h.Count))
 		out.ByHost = append(out.ByHost, *h)
 	}
 	slices.SortFunc(out.ByHost, func(a, b dnsHost) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Host, b.Host)) })

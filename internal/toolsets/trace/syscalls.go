@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -79,7 +80,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		out.TotalErrors += st.Errors
 		row := syscallRow{Name: ebpf.SyscallName(nr), Count: st.Count, Errors: st.Errors}
 		if in.IncludeLatency {
-			total, avg := ms(time.Duration(st.TotalNS)), round3(float64(st.TotalNS)/float64(max(st.Count, 1))/1000)
+			total, avg := ms(time.Duration(st.TotalNS)), num.Round3(float64(st.TotalNS)/float64(max(st.Count, 1))/1000)
 			row.TotalMS, row.AvgUS = &total, &avg
 		}
 		out.Syscalls = append(out.Syscalls, row)
@@ -98,7 +99,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		slices.SortFunc(out.Processes, func(a, b processRow) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.PID, b.PID)) })
 		out.Processes = out.Processes[:min(top, len(out.Processes))]
 	}
-	out.CallsPerSec = round3(float64(out.TotalCalls) / d.Seconds())
+	out.CallsPerSec = num.Round3(float64(out.TotalCalls) / d.Seconds())
 	return out, nil
 }
 

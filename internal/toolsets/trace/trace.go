@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -119,11 +120,9 @@ func clock() time.Duration {
 	return time.Duration(ts.Nano())
 }
 
-func relSeconds(t, start time.Duration) float64 { return round3((t - start).Seconds()) }
+func relSeconds(t, start time.Duration) float64 { return num.Round3((t - start).Seconds()) }
 
-func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
-
-func ms(d time.Duration) float64 { return round3(float64(d) / float64(time.Millisecond)) }
+func ms(d time.Duration) float64 { return num.Round3(float64(d) / float64(time.Millisecond)) }
 
 // errnoName is "ENOENT" for -2.
 func errnoName(ret int64) string {

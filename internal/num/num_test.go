@@ -1,0 +1,22 @@
+package num
+
+import "testing"
+
+func TestRound(t *testing.T) {
+	tests := []struct {
+		got, want float64
+	}{
+		{Round1(12.349999999999998), 12.3},
+		{Round1(0.05), 0.1},
+		{Round2(12.349999999999998), 12.35},
+		{Round2(2004.1809999999998), 2004.18},
+		{Round3(0.10400000000000001), 0.104},
+		{Round3(-1.0005), -1.001},
+		{Round3(0), 0},
+	}
+	for i, tc := range tests {
+		if tc.got != tc.want {
+			t.Errorf("case %d: got %v, want %v", i, tc.got, tc.want)
+		}
+	}
+}
