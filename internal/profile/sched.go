@@ -118,3 +118,25 @@ func ParseTimehist(b []byte) []SwitchIn {
 	}
 	return out
 }
+
+// OffCPUReason names why a task left the CPU from the state perf sched
+// timehist printed for it. perf before 6.10 decodes prev_state with the
+// kernel's pre-4.14 letters ("RSDTtZXxKWP") while kernels since 4.14 report
+// the new layout, so on such a pair an idle kernel thread (I) prints as K
+// and a preempted task (R+) as W; a newer perf prints I and R+. S, D and T
+// mean the same to both. Every spelling is read here.
+func OffCPUReason(state string) string {
+	switch state {
+	case "S":
+		return "sleeping"
+	case "D":
+		return "uninterruptible"
+	case "R", "R+", "W":
+		return "preempted"
+	case "I", "K":
+		return "idle"
+	case "T", "t":
+		return "stopped"
+	}
+	return "other"
+}

@@ -55,6 +55,19 @@ func TestParseTimehist(t *testing.T) {
 	}
 }
 
+// The letters of perf 6.1 on a 6.x kernel (checked against perf script's
+// prev_state on the same recording: K was I, W was R+) and of newer perf.
+func TestOffCPUReason(t *testing.T) {
+	for state, want := range map[string]string{
+		"S": "sleeping", "D": "uninterruptible", "R": "preempted", "R+": "preempted", "W": "preempted",
+		"I": "idle", "K": "idle", "T": "stopped", "t": "stopped", "X": "other", "Z": "other", "": "other",
+	} {
+		if got := OffCPUReason(state); got != want {
+			t.Errorf("%q: %s, want %s", state, got, want)
+		}
+	}
+}
+
 func FuzzParseSched(f *testing.F) {
 	f.Add([]byte(latencyOut), []byte(timehistOut))
 	f.Fuzz(func(t *testing.T, a, b []byte) {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -381,6 +382,13 @@ func TestSchedToolsLive(t *testing.T) {
 		}
 		if blocked < 1200 {
 			t.Errorf("%v: a process blocked on a pipe for 2 s slept %.0f ms off CPU: %+v", args, blocked, off)
+		}
+		// The spinners still crowd the CPUs: system-wide, their wait for one
+		// is preempted time, and a finding says so.
+		if args["pid"] == nil {
+			if ms := off.ByReason["preempted"]; ms < 500 || !slices.ContainsFunc(off.Findings, func(f string) bool { return strings.Contains(f, "CPU contention") }) {
+				t.Errorf("%d spinners on %d CPUs: %.0f ms preempted, findings %q", len(spinners), runtime.NumCPU(), ms, off.Findings)
+			}
 		}
 	}
 }

@@ -173,7 +173,7 @@ type waitTask struct {
 	PID       int                `json:"pid"`
 	OffCPUMS  float64            `json:"off_cpu_ms" jsonschema:"time between leaving the CPU and running again"`
 	RunMS     float64            `json:"run_ms"`
-	ByReason  map[string]float64 `json:"off_cpu_ms_by_reason" jsonschema:"sleeping (S: locks, timers, network), uninterruptible (D: disk I/O), preempted (R: runnable, waiting for a CPU), other"`
+	ByReason  map[string]float64 `json:"off_cpu_ms_by_reason" jsonschema:"sleeping (S: locks, timers, network, pipes), uninterruptible (D: disk I/O), preempted (runnable, waiting for a CPU), idle (a kernel thread with no work), stopped, other"`
 	TopReason string             `json:"top_reason"`
 }
 
@@ -184,9 +184,6 @@ type offCPUOut struct {
 	OwnThreadsLeftOut int                `json:"own_threads_left_out" jsonschema:"threads of hostmcp and of the perf recording (which sleep through the window by design), left out"`
 	Findings          []string           `json:"findings"`
 }
-
-// reasons names the task states perf sched timehist reports.
-var reasons = map[string]string{"S": "sleeping", "D": "uninterruptible", "R": "preempted", "R+": "preempted"}
 
 func (s *Set) offCPU() *tool.Def {
 	return tool.New(tool.Spec{
@@ -232,7 +229,7 @@ func (s *Set) handleOffCPU(ctx context.Context, call *tool.Call, in schedIn) (of
 		}
 		t.RunMS += r.RunMS
 		if r.WaitMS > 0 {
-			why := cmp.Or(reasons[last[r.TID]], "other")
+			why := profile.OffCPUReason(last[r.TID])
 			t.ByReason[why] += r.WaitMS
 			t.OffCPUMS += r.WaitMS
 			total[why] += r.WaitMS
