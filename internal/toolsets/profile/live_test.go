@@ -356,9 +356,6 @@ func TestSchedToolsLive(t *testing.T) {
 	if worst < 2 {
 		t.Errorf("%d spinners on %d CPUs waited at most %.3f ms to run: %+v", len(spinners), runtime.NumCPU(), worst, lat)
 	}
-	if lat.OwnThreadsLeftOut == 0 {
-		t.Errorf("perf's own threads were not left out: %+v", lat)
-	}
 
 	// A program blocked on a pipe: its time off CPU is sleeping, system-wide
 	// and for its pid alone.
