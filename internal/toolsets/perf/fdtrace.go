@@ -14,7 +14,7 @@ import (
 type fdIn struct {
 	PID             int  `json:"pid" jsonschema:"process to watch"`
 	DurationSeconds int  `json:"duration_seconds,omitempty" jsonschema:"how long to watch, 1 to 60 seconds; default 30"`
-	IntervalSec     int  `json:"interval_sec,omitempty" jsonschema:"seconds between samples, 1 to 10 and at most duration_seconds; default 5"`
+	IntervalSec     int  `json:"interval_sec,omitempty" jsonschema:"seconds between samples, 1 to 10 and at most duration_seconds; default 5, or duration_seconds/6 (at least 1) for shorter watches"`
 	IncludeFDList   bool `json:"include_fd_list,omitempty" jsonschema:"also list the open descriptors at the end; default false"`
 	MaxFDsListed    int  `json:"max_fds_listed,omitempty" jsonschema:"most descriptors listed, 10 to 1000; default 100"`
 }
@@ -51,7 +51,10 @@ func (s *Set) fdTrace() *tool.Def {
 }
 
 func (s *Set) handleFD(ctx context.Context, call *tool.Call, in fdIn) (fdOut, error) {
-	dur, step := time.Duration(orDefault(in.DurationSeconds, 30))*time.Second, time.Duration(orDefault(in.IntervalSec, 5))*time.Second
+	secs := orDefault(in.DurationSeconds, 30)
+	// Without an interval, a short watch still gets several samples: 5 s
+	// for the default 30 s, down to 1 s.
+	dur, step := time.Duration(secs)*time.Second, time.Duration(orDefault(in.IntervalSec, min(5, max(1, secs/6))))*time.Second
 	if step > dur {
 		return fdOut{}, tool.Errorf(tool.InvalidDuration, "interval_sec %v is longer than duration_seconds %v", step, dur).
 			WithSuggestion("Use an interval_sec no longer than duration_seconds, such as duration 30 and interval 5.")

@@ -2,6 +2,7 @@ package perf
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -170,17 +171,19 @@ func TestScenarioMemoryPressure(t *testing.T) {
 func TestScenarioFDLeak(t *testing.T) {
 	w := startWorkload(t, nil, "fdleak")
 	type fdOutView struct {
-		Verdict  string   `json:"verdict"`
-		Evidence []string `json:"evidence"`
+		Verdict  string            `json:"verdict"`
+		Evidence []string          `json:"evidence"`
+		Samples  []json.RawMessage `json:"samples"`
 	}
 	out := tooltest.MustRun[fdOutView](t, context.Background(), newSet().fdTrace(), map[string]any{"pid": w.Process.Pid, "duration_seconds": 4, "interval_sec": 1})
 	if out.Verdict != "leaking" {
 		t.Fatalf("a process opening a file every 100 ms: verdict %q, evidence %q", out.Verdict, out.Evidence)
 	}
 	quiet := startWorkload(t, nil, "alloc", "1") // waits on stdin: holds its descriptors still
-	out = tooltest.MustRun[fdOutView](t, context.Background(), newSet().fdTrace(), map[string]any{"pid": quiet.Process.Pid, "duration_seconds": 2, "interval_sec": 1})
-	if out.Verdict != "stable" {
-		t.Fatalf("an idle process: verdict %q, evidence %q", out.Verdict, out.Evidence)
+	// A short watch without an interval samples every second, not every 5 s.
+	out = tooltest.MustRun[fdOutView](t, context.Background(), newSet().fdTrace(), map[string]any{"pid": quiet.Process.Pid, "duration_seconds": 2})
+	if out.Verdict != "stable" || len(out.Samples) < 3 {
+		t.Fatalf("an idle process: verdict %q, evidence %q, %d samples", out.Verdict, out.Evidence, len(out.Samples))
 	}
 }
 
