@@ -2,6 +2,9 @@ package ebpf
 
 import (
 	"context"
+	"os"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -38,6 +41,7 @@ type SlowIO struct {
 	Mode    uint32 // the inode's mode: type and permissions
 	Comm    string
 	File    string // the file's name (its last path component)
+	Path    string // the full path while the descriptor was still open, else ""
 }
 
 // ioRecord mirrors struct io_event (bpf/fileio.bpf.c).
@@ -68,13 +72,15 @@ func FileIO(ctx context.Context, d time.Duration, o FileIOOptions, progress Prog
 		return FileIOResult{}, err
 	}
 	defer objs.Close()
+	paths := fdPaths{}
 	onRecord := func(b []byte) {
 		var r ioRecord
 		if onSlow == nil || !decode(b, &r) {
 			return
 		}
+		name := cstring(r.Name[:])
 		onSlow(SlowIO{Time: time.Duration(r.TS), Latency: time.Duration(r.LatencyNS), Ret: r.Ret, PID: r.PID,
-			Write: r.Op == 1, FD: r.FD, Mode: r.Mode, Comm: cstring(r.Comm[:]), File: cstring(r.Name[:])})
+			Write: r.Op == 1, FD: r.FD, Mode: r.Mode, Comm: cstring(r.Comm[:]), File: name, Path: paths.lookup(r.PID, r.FD, name)})
 	}
 	err = trace(ctx, d, progress, objs.Events, onRecord,
 		tracepoint("raw_syscalls", "sys_enter", objs.OnEnter),
@@ -91,4 +97,47 @@ func FileIO(ctx context.Context, d time.Duration, o FileIOOptions, progress Prog
 	}
 	res.Lost = lostRecords(objs.Lost)
 	return res, nil
+}
+
+// fdPaths names the files behind slow calls in full. A tracepoint program
+// reads only the file's last path component cheaply, so the path comes from
+// /proc/PID/fd/FD, read as the record arrives: it is kept only while that
+// descriptor still names a file of the same name (a closed or reused one
+// gives ""). Lookups are cached by pid, descriptor and name, as a slow file
+// is usually slow many times.
+type fdPaths map[fdKey]string
+
+type fdKey struct {
+	pid, fd uint32
+	name    string
+}
+
+// maxPathLookups bounds the cache in a trace of very many distinct files.
+const maxPathLookups = 4096
+
+func (c fdPaths) lookup(pid, fd uint32, name string) string {
+	k := fdKey{pid, fd, name}
+	if p, ok := c[k]; ok {
+		return p
+	}
+	if len(c) >= maxPathLookups || name == "" {
+		return ""
+	}
+	p := fdPath(pid, fd, name)
+	c[k] = p
+	return p
+}
+
+// fdPath is the target of /proc/pid/fd/fd when its last component is name
+// (or starts with it: the record keeps at most 63 bytes of a name).
+func fdPath(pid, fd uint32, name string) string {
+	link, err := os.Readlink("/proc/" + strconv.FormatUint(uint64(pid), 10) + "/fd/" + strconv.FormatUint(uint64(fd), 10))
+	if err != nil || !strings.HasPrefix(link, "/") {
+		return "" // closed, or not a path (socket:[...], pipe:[...])
+	}
+	base := strings.TrimSuffix(link[strings.LastIndexByte(link, '/')+1:], " (deleted)")
+	if base == name || len(name) == len(ioRecord{}.Name)-1 && strings.HasPrefix(base, name) {
+		return link
+	}
+	return ""
 }

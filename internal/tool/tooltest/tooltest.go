@@ -6,6 +6,7 @@ package tooltest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -46,17 +47,36 @@ func run[Out any](t testing.TB, ctx context.Context, inv tool.Invocation, args a
 		}
 	}
 	inv.Args = raw
-	res := (&tool.Runner{}).Run(ctx, inv)
+	handles := &memHandles{m: map[string][]byte{}}
+	res := (&tool.Runner{Handles: handles.put}).Run(ctx, inv)
 	if err := tool.ValidateEnvelope(d, res.JSON); err != nil {
 		t.Fatalf("%s: answer does not match outputSchema: %v\n%s", d.Spec.Name, err, res.JSON)
 	}
 	var out Out
 	if res.Err == nil {
-		if err := json.Unmarshal(res.Envelope.Data, &out); err != nil {
+		data := res.Envelope.Data
+		if res.Envelope.Truncated { // over the output cap: the whole answer is in the handle
+			data = handles.m[res.Envelope.Handle]
+		}
+		if err := json.Unmarshal(data, &out); err != nil {
 			t.Fatalf("%s: data: %v", d.Spec.Name, err)
 		}
 	}
 	return out, res.Err
+}
+
+// memHandles keeps a call's handles, as the store would.
+type memHandles struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (h *memHandles) put(_ context.Context, typ string, _ map[string]any, payload []byte) (string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	id := fmt.Sprintf("H_%s_test_%d", typ, len(h.m))
+	h.m[id] = payload
+	return id, nil
 }
 
 // MustRun is Run for calls that must succeed.

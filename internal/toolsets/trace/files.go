@@ -27,6 +27,7 @@ type slowRow struct {
 	Comm      string  `json:"comm"`
 	Op        string  `json:"op" jsonschema:"read or write"`
 	File      string  `json:"file" jsonschema:"the file's name (last path component)"`
+	Path      string  `json:"path,omitempty" jsonschema:"the file's full path, from /proc/PID/fd when the call was seen; absent when the descriptor was closed by then"`
 	FileType  string  `json:"file_type"`
 	Bytes     int64   `json:"bytes"`
 	LatencyMS float64 `json:"latency_ms"`
@@ -53,7 +54,7 @@ func (c *collectSlow) add(s ebpf.SlowIO) {
 	if s.Write {
 		op = "write"
 	}
-	row := slowRow{Time: relSeconds(s.Time, c.start), PID: s.PID, Comm: s.Comm, Op: op, File: s.File,
+	row := slowRow{Time: relSeconds(s.Time, c.start), PID: s.PID, Comm: s.Comm, Op: op, File: s.File, Path: s.Path,
 		FileType: fileType(s.Mode), LatencyMS: ms(s.Latency), Error: errnoName(s.Ret)}
 	if s.Ret >= 0 {
 		row.Bytes = s.Ret
@@ -108,7 +109,7 @@ type vfsOut struct {
 	Write        opSummary `json:"write"`
 	SlowTotal    int       `json:"slow_total" jsonschema:"calls at least min_latency_ms long"`
 	Lost         uint64    `json:"lost" jsonschema:"slow-call records the kernel dropped because the ring buffer was full"`
-	ByFile       []aggRow  `json:"by_file" jsonschema:"slow calls by file, the 20 with most total time"`
+	ByFile       []aggRow  `json:"by_file" jsonschema:"slow calls by file (its full path where known, else its name), the 20 with most total time"`
 	ByProcess    []aggRow  `json:"by_process" jsonschema:"slow calls by process, the 20 with most total time"`
 	SlowOps      []slowRow `json:"slow_ops" jsonschema:"in order, at most 500"`
 }
@@ -143,7 +144,7 @@ func (s *Set) handleVFS(ctx context.Context, call *tool.Call, in vfsIn) (vfsOut,
 	if out.SlowOps == nil {
 		out.SlowOps = []slowRow{}
 	}
-	out.ByFile = aggregate(slow.all, func(s ebpf.SlowIO) string { return s.File })
+	out.ByFile = aggregate(slow.all, func(s ebpf.SlowIO) string { return cmp.Or(s.Path, s.File) })
 	out.ByProcess = aggregate(slow.all, func(s ebpf.SlowIO) string { return fmt.Sprintf("%d %s", s.PID, s.Comm) })
 	return out, nil
 }

@@ -269,8 +269,8 @@ func TestVFSSlowReadsLive(t *testing.T) {
 }
 
 // Reads of a regular file by one process: counted, in the histogram, and
-// listed with the file when slower than 0 ms; the eBPF io_layers
-// collector counts them too.
+// listed with the file's full path (the descriptor stays open) when slower
+// than 0 ms; the eBPF io_layers collector counts them too.
 func TestVFSLatencyLive(t *testing.T) {
 	s := newSet(t)
 	testutil.ExclusiveLoad(t) // a busy workload
@@ -278,14 +278,17 @@ func TestVFSLatencyLive(t *testing.T) {
 	if err := os.WriteFile(f, make([]byte, 1<<20), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sh := start(t, "sh", "-c", `while :; do read -r x <"$0"; done`, f)
+	sh := start(t, "sh", "-c", `exec 3<"$0"; while :; do read -r x <&3 || exec 3<"$0"; done`, f)
 	out := tooltest.MustRun[vfsOut](t, context.Background(), s.vfsLatency(),
 		map[string]any{"duration_seconds": 1, "min_latency_ms": 0, "pid": sh.Process.Pid})
 	if out.Read.Calls < 50 || out.Read.LatencyUS.Count != out.Read.Calls || uint64(out.SlowTotal)+out.Lost != out.Read.Calls+out.Write.Calls {
 		t.Fatalf("reads: %+v, slow %d, lost %d", out.Read, out.SlowTotal, out.Lost)
 	}
-	if len(out.ByFile) != 1 || out.ByFile[0].Key != "data" || !strings.HasPrefix(out.ByProcess[0].Key, strconv.Itoa(sh.Process.Pid)+" ") {
+	if len(out.ByFile) != 1 || out.ByFile[0].Key != f || !strings.HasPrefix(out.ByProcess[0].Key, strconv.Itoa(sh.Process.Pid)+" ") {
 		t.Fatalf("by file %+v, by process %+v", out.ByFile, out.ByProcess)
+	}
+	if op := out.SlowOps[0]; op.File != "data" || op.Path != f {
+		t.Fatalf("a slow read names %q at %q, want data at %s", op.File, op.Path, f)
 	}
 	counts, err := IOLayers(context.Background(), time.Second)
 	if err != nil || counts.ReadOps < 50 || !strings.Contains(counts.Mechanism, "raw_syscalls") {
