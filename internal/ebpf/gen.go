@@ -14,4 +14,5 @@ package ebpf
 //go:generate go run github.com/cilium/ebpf/cmd/bpf2go -no-global-types -cc clang -cflags "-O2 -g -Wall -Werror" -target bpfel tcp bpf/tcp.bpf.c -- -I/usr/include -I/usr/include/x86_64-linux-gnu
 //go:generate go run github.com/cilium/ebpf/cmd/bpf2go -no-global-types -cc clang -cflags "-O2 -g -Wall -Werror" -target bpfel fileio bpf/fileio.bpf.c -- -I/usr/include -I/usr/include/x86_64-linux-gnu
 //go:generate go run github.com/cilium/ebpf/cmd/bpf2go -no-global-types -cc clang -cflags "-O2 -g -Wall -Werror" -target bpfel fileopen bpf/fileopen.bpf.c -- -I/usr/include -I/usr/include/x86_64-linux-gnu
+//go:generate go run github.com/cilium/ebpf/cmd/bpf2go -no-global-types -cc clang -cflags "-O2 -g -Wall -Werror" -target bpfel dnswire bpf/dnswire.bpf.c -- -I/usr/include -I/usr/include/x86_64-linux-gnu
 //go:generate go run github.com/cilium/ebpf/cmd/bpf2go -no-global-types -cc clang -cflags "-O2 -g -Wall -Werror" -target amd64,arm64 dns bpf/dns.bpf.c -- -I/usr/include -I/usr/include/x86_64-linux-gnu

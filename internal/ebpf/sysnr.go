@@ -7,4 +7,7 @@ type sysnrs struct {
 	execve, execveat                          uint32
 	read, write, pread, pwrite, readv, writev uint32
 	open, openat, creat, unlink, unlinkat     uint32
+	connect, close                            uint32
+	sendto, sendmsg, sendmmsg                 uint32
+	recvfrom, recvmsg                         uint32
 }

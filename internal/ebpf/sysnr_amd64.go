@@ -9,4 +9,7 @@ var nrs = sysnrs{
 	readv: unix.SYS_READV, writev: unix.SYS_WRITEV,
 	open: unix.SYS_OPEN, openat: unix.SYS_OPENAT, creat: unix.SYS_CREAT,
 	unlink: unix.SYS_UNLINK, unlinkat: unix.SYS_UNLINKAT,
+	connect: unix.SYS_CONNECT, close: unix.SYS_CLOSE,
+	sendto: unix.SYS_SENDTO, sendmsg: unix.SYS_SENDMSG, sendmmsg: unix.SYS_SENDMMSG,
+	recvfrom: unix.SYS_RECVFROM, recvmsg: unix.SYS_RECVMSG,
 }

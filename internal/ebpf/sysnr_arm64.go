@@ -10,6 +10,9 @@ var nrs = sysnrs{
 	readv: unix.SYS_READV, writev: unix.SYS_WRITEV,
 	open: noSyscall, openat: unix.SYS_OPENAT, creat: noSyscall,
 	unlink: noSyscall, unlinkat: unix.SYS_UNLINKAT,
+	connect: unix.SYS_CONNECT, close: unix.SYS_CLOSE,
+	sendto: unix.SYS_SENDTO, sendmsg: unix.SYS_SENDMSG, sendmmsg: unix.SYS_SENDMMSG,
+	recvfrom: unix.SYS_RECVFROM, recvmsg: unix.SYS_RECVMSG,
 }
 
 // noSyscall is a system call this architecture lacks (bpf/common.h).

@@ -2,7 +2,8 @@
 /* perf_dns_latency (like gethostlatency): uprobes on the C library's
  * getaddrinfo, gethostbyname and gethostbyname2, timed from entry to
  * return, with the name looked up. Programs that resolve names without
- * libc (Go's pure resolver, static binaries) are not seen. */
+ * libc (Go's pure resolver, static binaries) are seen on the wire instead,
+ * by dnswire.bpf.c. */
 #include "types.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>

@@ -214,7 +214,18 @@ os.unlink(p)`, path)
 func TestDNSLatencyLive(t *testing.T) {
 	s := newSet(t)
 	getent := testutil.RequireBinary(t, "getent")
+	const server = "127.0.0.154:53"
+	testutil.ServeDNS(t, server)
+	// A query on the wire, not through the C library: python's own socket.
+	py, query := testutil.GatedPython(t, `
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(2)
+s.sendto(bytes([0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0]) + b"\x04wire\x07hostmcp\x04test\x00\x00\x1c\x00\x01", ("127.0.0.154", 53))
+s.recvfrom(512)
+`)
 	out := tooltest.MustRunStarted[dnsOut](t, context.Background(), s.dnsLatency(), map[string]any{"duration_seconds": 2}, func() {
+		query()
 		for range 3 {
 			_ = exec.Command(getent, "hosts", "localhost").Run()
 		}
@@ -231,6 +242,16 @@ func TestDNSLatencyLive(t *testing.T) {
 	i := slices.IndexFunc(out.ByHost, func(h dnsHost) bool { return h.Host == "localhost" })
 	if answered < 3 || i < 0 || out.ByHost[i].Count < answered || out.LatencyMS == nil || !strings.Contains(out.Mechanism, "libc") {
 		t.Fatalf("%d answered lookups by getent: %+v", answered, out)
+	}
+	w := slices.IndexFunc(out.Wire.Queries, func(q wireRow) bool { return q.PID == uint32(py.Process.Pid) })
+	if w < 0 {
+		t.Fatalf("python's query is not on the wire: %+v", out.Wire)
+	}
+	if q := out.Wire.Queries[w]; q.Name != "wire.hostmcp.test" || q.Type != "AAAA" || !q.Answered || q.Rcode != "NOERROR" || q.Server != server || q.LatencyMS <= 0 {
+		t.Fatalf("python's query: %+v", q)
+	}
+	if !slices.ContainsFunc(out.Wire.ByName, func(n wireName) bool { return n.Name == "wire.hostmcp.test" }) || out.Wire.LatencyMS == nil {
+		t.Fatalf("wire summary: %+v", out.Wire)
 	}
 }
 

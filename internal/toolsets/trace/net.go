@@ -3,12 +3,10 @@ package trace
 import (
 	"cmp"
 	"context"
-	"errors"
 	"slices"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -90,109 +88,6 @@ func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut,
 	if lifecycle {
 		call.Warn("lifecycle lists connections both opened and closed during the trace; the pid is the process that connected or closed")
 	}
-	return out, nil
-}
-
-// dnsIn is perf_dns_latency's input (spec 000 section 9.15).
-type dnsIn struct {
-	DurationSeconds int `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 10"`
-	PID             int `json:"pid,omitempty" jsonschema:"only this process (its own C library is probed)"`
-}
-
-type dnsRow struct {
-	Time      float64 `json:"time_s" jsonschema:"seconds since the trace started"`
-	PID       uint32  `json:"pid"`
-	Comm      string  `json:"comm"`
-	Function  string  `json:"function"`
-	Host      string  `json:"host"`
-	LatencyMS float64 `json:"latency_ms"`
-	OK        bool    `json:"ok"`
-}
-
-type dnsHost struct {
-	Host   string  `json:"host"`
-	Count  int     `json:"count"`
-	Failed int     `json:"failed"`
-	AvgMS  float64 `json:"avg_ms"`
-	MaxMS  float64 `json:"max_ms"`
-}
-
-type latencyStats struct {
-	P50 float64 `json:"p50"`
-	P95 float64 `json:"p95"`
-	P99 float64 `json:"p99"`
-	Max float64 `json:"max"`
-}
-
-type dnsOut struct {
-	Mechanism string        `json:"mechanism"`
-	Total     int           `json:"total"`
-	Failed    int           `json:"failed"`
-	Lost      uint64        `json:"lost"`
-	LatencyMS *latencyStats `json:"latency_ms,omitempty" jsonschema:"over every lookup seen"`
-	ByHost    []dnsHost     `json:"by_host" jsonschema:"the 20 names looked up most"`
-	Lookups   []dnsRow      `json:"lookups" jsonschema:"in order, at most 500"`
-}
-
-func (s *Set) dnsLatency() *tool.Def {
-	return tool.New(tool.Spec{
-		Name:        "perf_dns_latency",
-		Kind:        tool.ReadOnly,
-		Title:       "DNS lookup latency (eBPF uprobes)",
-		Description: "Times name lookups through the C library (getaddrinfo, gethostbyname) over duration_seconds with uprobes: each lookup with its host and latency, percentiles and the slowest names. Programs with their own resolver (Go, static binaries) are not seen.",
-		Timeout:     45 * time.Second,
-	}, s.handleDNS).WithRange("duration_seconds", 1, 30)
-}
-
-func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut, error) {
-	if err := preflight(""); err != nil {
-		return dnsOut{}, err
-	}
-	d := seconds(in.DurationSeconds, 10)
-	out := dnsOut{Lookups: []dnsRow{}, ByHost: []dnsHost{}}
-	var lat []float64
-	hosts := map[string]*dnsHost{}
-	start := clock()
-	mech, lost, err := ebpf.DNSLatency(ctx, d, uint32(max(in.PID, 0)), progress(ctx, call, d, "tracing DNS lookups"), func(l ebpf.DNSLookup) {
-		ok := l.Ret == 0
-		if l.Func != "getaddrinfo" {
-			ok = l.Ret != 0 // gethostbyname returns a pointer, NULL on failure
-		}
-		v := ms(l.Latency)
-		out.Total++
-		lat = append(lat, v)
-		h := hosts[l.Host]
-		if h == nil {
-			h = &dnsHost{Host: l.Host}
-			hosts[l.Host] = h
-		}
-		h.Count++
-		h.AvgMS += v
-		h.MaxMS = max(h.MaxMS, v)
-		if !ok {
-			out.Failed++
-			h.Failed++
-		}
-		if len(out.Lookups) < maxRecords {
-			out.Lookups = append(out.Lookups, dnsRow{Time: relSeconds(l.Time, start), PID: l.PID, Comm: l.Comm, Function: l.Func, Host: l.Host, LatencyMS: v, OK: ok})
-		}
-	})
-	if errors.Is(err, ebpf.ErrNoLibc) {
-		return dnsOut{}, tool.Wrap(tool.CapabilityMissing, err, "%v", err).WithSuggestion("Use perf_tcp_trace or perf_syscall_count for programs that resolve names without the C library.")
-	}
-	if err != nil {
-		return dnsOut{}, failed(err)
-	}
-	out.Mechanism, out.Lost = mech, lost
-	if len(lat) > 0 {
-		out.LatencyMS = exactPercentiles(lat)
-	}
-	for _, h := range hosts {
-		h.AvgMS = num.Round3(h.AvgMS / float64(h.Count))
-		out.ByHost = append(out.ByHost, *h)
-	}
-	slices.SortFunc(out.ByHost, func(a, b dnsHost) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Host, b.Host)) })
-	out.ByHost = out.ByHost[:min(20, len(out.ByHost))]
 	return out, nil
 }
 
