@@ -5,9 +5,8 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
 	"github.com/hostmcp/hostmcp/internal/num"
@@ -80,17 +79,16 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 	start := clock()
 	wireCtx, stopWire := context.WithCancel(ctx)
 	defer stopWire()
-	var g errgroup.Group
+	var wg sync.WaitGroup
 	wire := &collectWire{start: start}
 	var left []ebpf.DNSQuery
 	var wireLost uint64
 	var wireErr error
-	g.Go(func() error {
+	wg.Go(func() {
 		left, wireLost, wireErr = ebpf.DNSWire(wireCtx, d, pid, progs[1], wire.add)
 		if wireErr != nil {
 			progs[1](0) // so the C library's trace still reports it is attached
 		}
-		return nil
 	})
 	libc := &collectLookups{start: start, hosts: map[string]*dnsHost{}}
 	mech, lost, err := ebpf.DNSLatency(ctx, d, pid, progs[0], libc.add)
@@ -102,7 +100,7 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 	if err != nil {
 		stopWire()
 	}
-	g.Wait()
+	wg.Wait()
 	if err == nil && ctx.Err() == nil && wireErr != nil {
 		if mech == "" { // neither trace ran
 			err = wireErr
