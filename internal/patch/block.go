@@ -77,12 +77,19 @@ func FindNearMiss(content []byte, text string) (NearMiss, bool) {
 	if bestAt < 0 || best < 0.5 {
 		return NearMiss{}, false
 	}
-	found := string(Join(lines[bestAt : bestAt+k]))
+	found := strings.ReplaceAll(string(Join(lines[bestAt:bestAt+k])), "\r\n", "\n")
+	given := strings.ReplaceAll(text, "\r\n", "\n")
+	if !strings.HasSuffix(given, "\n") && strings.HasSuffix(found, "\n") {
+		// old_text need not end with a newline to match inside a file;
+		// without this the diff would show a "No newline" difference that
+		// is not the reason for the miss.
+		given += "\n"
+	}
 	return NearMiss{
 		StartLine:  bestAt + 1,
 		EndLine:    bestAt + k,
 		Similarity: float64(int(best*100)) / 100,
-		Diff:       udiff.Unified("old_text", "file", strings.ReplaceAll(text, "\r\n", "\n"), strings.ReplaceAll(found, "\r\n", "\n")),
+		Diff:       udiff.Unified("old_text", "file", given, found),
 	}, true
 }
 
