@@ -22,7 +22,7 @@ var traceTools = []struct {
 	{"perf_bio_latency", `tracepoint:block:block_rq_issue { @s[args->dev, args->sector] = nsecs; }
 tracepoint:block:block_rq_complete /@s[args->dev, args->sector]/ { @us[args->dev] = hist((nsecs - @s[args->dev, args->sector]) / 1000); delete(@s[args->dev, args->sector]); }`, nil},
 	{"perf_runq_latency", `tracepoint:sched:sched_wakeup,tracepoint:sched:sched_wakeup_new { @q[args->pid] = nsecs; }
-tracepoint:sched:sched_switch { if (args->prev_state == 0) { @q[args->prev_pid] = nsecs; } $ns = @q[args->next_pid]; if ($ns) { @us = hist((nsecs - $ns) / 1000); } delete(@q[args->next_pid]); }`, nil},
+tracepoint:sched:sched_switch { if (curtask->__state == 0) { @q[args->prev_pid] = nsecs; } $ns = @q[args->next_pid]; if ($ns) { @us = hist((nsecs - $ns) / 1000); } delete(@q[args->next_pid]); }`, nil},
 	{"perf_syscall_count", `tracepoint:raw_syscalls:sys_enter { @s[tid] = nsecs; }
 tracepoint:raw_syscalls:sys_exit /@s[tid]/ { @n[args->id] = count(); @ns[args->id] = sum(nsecs - @s[tid]); delete(@s[tid]); }`, map[string]any{"include_latency": true}},
 	{"perf_exec_trace", `tracepoint:syscalls:sys_enter_execve { printf("%d %s ", pid, str(args->filename)); join(args->argv); }`, nil},

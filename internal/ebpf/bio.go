@@ -56,27 +56,3 @@ func boolByte(b bool) uint8 {
 	}
 	return 0
 }
-
-// RunqMechanism is how RunqLatency measures.
-const RunqMechanism = "eBPF on tracepoints sched:sched_wakeup, sched:sched_wakeup_new, sched:sched_switch"
-
-// RunqLatency measures, for d, how long runnable tasks wait for a CPU: a
-// log2 histogram of microseconds.
-func RunqLatency(ctx context.Context, d time.Duration, progress Progress) (Slots, error) {
-	spec, err := loadRunqlat()
-	var objs runqlatObjects
-	if err := load("run queue latency", spec, err, nil, &objs); err != nil {
-		return Slots{}, err
-	}
-	defer objs.Close()
-	err = trace(ctx, d, progress, nil, nil,
-		tracepoint("sched", "sched_wakeup", objs.OnWakeup),
-		tracepoint("sched", "sched_wakeup_new", objs.OnWakeupNew),
-		tracepoint("sched", "sched_switch", objs.OnSwitch))
-	if err != nil {
-		return Slots{}, err
-	}
-	var h Slots
-	err = objs.Hist.Lookup(uint32(0), &h)
-	return h, err
-}

@@ -91,27 +91,70 @@ func directWrites(path string, stop <-chan struct{}) {
 func TestRunqLatencyLive(t *testing.T) {
 	requireEBPF(t)
 	testutil.ExclusiveLoad(t)
+	spinners := map[uint32]bool{}
 	for range runtime.NumCPU() + 2 {
 		c := exec.Command("sh", "-c", "while :; do :; done")
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = c.Process.Kill(); _ = c.Wait() })
+		spinners[uint32(c.Process.Pid)] = true
 	}
-	h, err := RunqLatency(context.Background(), time.Second, nil)
+	hs, err := RunqLatency(context.Background(), time.Second, RunqOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var n, slow uint64
+	if len(hs) != 1 || hs[0].TGID != 0 {
+		t.Fatalf("want one histogram of everything, got %+v", hs)
+	}
+	if n, slow := waits(hs[0].Slots); n < 100 || slow == 0 {
+		t.Fatalf("run queue waits: %d, %d of them 1 ms or more: %v", n, slow, hs[0].Slots)
+	}
+
+	// The spinners never sleep: they wait only after being preempted, and
+	// each must show those waits, in milliseconds, under its own pid.
+	hs, err = RunqLatency(context.Background(), time.Second, RunqOptions{PerProcess: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, h := range hs {
+		if !spinners[h.TGID] {
+			continue
+		}
+		seen++
+		if n, slow := waits(h.Slots); n == 0 || slow == 0 || h.Comm != "sh" || h.TotalUS < 1000 {
+			t.Errorf("spinner %d (%q): %d waits, %d of 1 ms or more, %d µs in all", h.TGID, h.Comm, n, slow, h.TotalUS)
+		}
+	}
+	if seen != len(spinners) {
+		t.Errorf("%d of %d preempted spinners seen waiting", seen, len(spinners))
+	}
+
+	// A pid filter traces only that process.
+	var one uint32
+	for pid := range spinners {
+		one = pid
+		break
+	}
+	hs, err = RunqLatency(context.Background(), time.Second, RunqOptions{TGID: one, PerProcess: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hs) != 1 || hs[0].TGID != one {
+		t.Fatalf("with pid %d, got %+v", one, hs)
+	}
+}
+
+// waits counts a histogram's waits, and those of 1 ms (slot 10) or more.
+func waits(h Slots) (n, slow uint64) {
 	for i, c := range h {
 		n += c
-		if i >= 10 { // 1 ms and more
+		if i >= 10 {
 			slow += c
 		}
 	}
-	if n < 100 || slow == 0 {
-		t.Fatalf("run queue waits: %d, %d of them 1 ms or more: %v", n, slow, h)
-	}
+	return n, slow
 }
 
 // This process's own syscalls are counted, by name.

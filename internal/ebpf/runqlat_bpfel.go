@@ -16,11 +16,13 @@ import (
 //
 // Used for safe lookups in a Collection or CollectionSpec.
 const (
-	runqlatMapHist         = "hist"
+	runqlatMapHists        = "hists"
 	runqlatMapQueued       = "queued"
 	runqlatProgOnSwitch    = "on_switch"
 	runqlatProgOnWakeup    = "on_wakeup"
 	runqlatProgOnWakeupNew = "on_wakeup_new"
+	runqlatVarPerProcess   = "per_process"
+	runqlatVarTargTgid     = "targ_tgid"
 )
 
 // loadRunqlat returns the embedded CollectionSpec for runqlat.
@@ -74,7 +76,7 @@ type runqlatProgramSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type runqlatMapSpecs struct {
-	Hist   *ebpf.MapSpec `ebpf:"hist"`
+	Hists  *ebpf.MapSpec `ebpf:"hists"`
 	Queued *ebpf.MapSpec `ebpf:"queued"`
 }
 
@@ -82,6 +84,8 @@ type runqlatMapSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type runqlatVariableSpecs struct {
+	PerProcess *ebpf.VariableSpec `ebpf:"per_process"`
+	TargTgid   *ebpf.VariableSpec `ebpf:"targ_tgid"`
 }
 
 // runqlatObjects contains all objects after they have been loaded into the kernel.
@@ -104,13 +108,13 @@ func (o *runqlatObjects) Close() error {
 //
 // It can be passed to loadRunqlatObjects or ebpf.CollectionSpec.LoadAndAssign.
 type runqlatMaps struct {
-	Hist   *ebpf.Map `ebpf:"hist"`
+	Hists  *ebpf.Map `ebpf:"hists"`
 	Queued *ebpf.Map `ebpf:"queued"`
 }
 
 func (m *runqlatMaps) Close() error {
 	return _RunqlatClose(
-		m.Hist,
+		m.Hists,
 		m.Queued,
 	)
 }
@@ -119,6 +123,8 @@ func (m *runqlatMaps) Close() error {
 //
 // It can be passed to loadRunqlatObjects or ebpf.CollectionSpec.LoadAndAssign.
 type runqlatVariables struct {
+	PerProcess *ebpf.Variable `ebpf:"per_process"`
+	TargTgid   *ebpf.Variable `ebpf:"targ_tgid"`
 }
 
 // runqlatPrograms contains all programs after they have been loaded into the kernel.

@@ -145,11 +145,21 @@ struct files_struct {
 } __attribute__((preserve_access_index));
 
 struct task_struct {
+	unsigned int __state;
 	int pid;
 	int tgid;
+	char comm[TASK_COMM_LEN];
 	struct task_struct *real_parent;
+	struct task_struct *group_leader;
 	struct files_struct *files;
 } __attribute__((preserve_access_index));
+
+/* Kernels before 5.14 name the task's state "state" (a long). */
+struct task_struct___pre514 {
+	long state;
+} __attribute__((preserve_access_index));
+
+#define TASK_RUNNING 0
 
 #define S_IFMT 00170000
 #define S_IFREG 0100000

@@ -27,7 +27,7 @@ type histOut struct {
 	Unit          string              `json:"unit" jsonschema:"us or ms: the unit of bucket bounds and percentiles"`
 	HistogramType string              `json:"histogram_type"`
 	Total         uint64              `json:"total" jsonschema:"events measured"`
-	Histograms    []profile.Histogram `json:"histograms" jsonschema:"by device (or all); percentiles are bucket upper bounds"`
+	Histograms    []profile.Histogram `json:"histograms" jsonschema:"one per device with per_device, else one (all, a device or a pid); percentiles are bucket upper bounds"`
 }
 
 func (s *Set) bioLatency() *tool.Def {
@@ -110,31 +110,4 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 		call.Warn("no block request completed during the trace: the disks were idle (or the device saw no I/O)")
 	}
 	return out, nil
-}
-
-type runqIn struct {
-	DurationSeconds int `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 5"`
-}
-
-func (s *Set) runqLatency() *tool.Def {
-	return tool.New(tool.Spec{
-		Name:        "perf_runq_latency",
-		Kind:        tool.ReadOnly,
-		Title:       "Run queue latency histogram (eBPF)",
-		Description: "How long runnable tasks waited for a CPU (wakeup or preemption to running) over duration_seconds: a log2 histogram of microseconds with percentiles. A p99 in milliseconds means CPU saturation.",
-		Timeout:     45 * time.Second,
-	}, s.handleRunq).WithRange("duration_seconds", 1, 30)
-}
-
-func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (histOut, error) {
-	if err := preflight("perf_sched_latency (perf sched) or perf_use_check"); err != nil {
-		return histOut{}, err
-	}
-	d := seconds(in.DurationSeconds, 5)
-	h, err := ebpf.RunqLatency(ctx, d, progress(ctx, call, d, "tracing the run queues"))
-	if err != nil {
-		return histOut{}, failed(err)
-	}
-	hist := h.Histogram("all", 0)
-	return histOut{Mechanism: ebpf.RunqMechanism, Unit: "us", HistogramType: "log2", Total: hist.Count, Histograms: []profile.Histogram{hist}}, nil
 }

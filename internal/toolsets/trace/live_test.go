@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -80,16 +81,38 @@ func TestBioLatencyLive(t *testing.T) {
 	}
 }
 
-// More busy loops than CPUs make woken tasks wait.
+// More busy loops than CPUs make tasks wait: the spinners themselves, after
+// each preemption, lead the processes ranked by time waited.
 func TestRunqLatencyLive(t *testing.T) {
 	s := newSet(t)
 	testutil.ExclusiveLoad(t)
+	spinners := map[uint32]bool{}
 	for range runtime.NumCPU() + 1 {
-		start(t, "sh", "-c", "while :; do :; done")
+		spinners[uint32(start(t, "sh", "-c", "while :; do :; done").Process.Pid)] = true
 	}
-	out := tooltest.MustRun[histOut](t, context.Background(), s.runqLatency(), map[string]any{"duration_seconds": 1})
-	if out.Total < 50 || out.Histograms[0].P99 < 1000 {
-		t.Fatalf("run queue latency with more spinners than CPUs: %+v", out.Histograms[0])
+	out := tooltest.MustRun[runqOut](t, context.Background(), s.runqLatency(), map[string]any{"duration_seconds": 1, "per_process": true, "top_n": 3})
+	if out.Total < 50 || out.Histograms[0].P99 < 1000 || out.TotalWaitMS < 100 {
+		t.Fatalf("run queue latency with more spinners than CPUs: %+v, %.1f ms in all", out.Histograms[0], out.TotalWaitMS)
+	}
+	if len(out.Processes) != 3 || out.ProcessesTotal < len(spinners) {
+		t.Fatalf("top 3 of %d processes: %+v", out.ProcessesTotal, out.Processes)
+	}
+	for _, p := range out.Processes[:2] {
+		if !spinners[p.PID] || p.Comm != "sh" || p.P99US < 1000 {
+			t.Errorf("the longest waits should be the spinners' (%v): %+v", spinners, out.Processes)
+		}
+	}
+
+	var one int
+	for pid := range spinners {
+		one = int(pid)
+	}
+	out = tooltest.MustRun[runqOut](t, context.Background(), s.runqLatency(), map[string]any{"duration_seconds": 1, "pid": one})
+	if out.Histograms[0].Key != fmt.Sprintf("pid %d", one) || out.Total == 0 || out.Processes != nil {
+		t.Fatalf("pid %d alone: %+v", one, out)
+	}
+	if _, terr := tooltest.Run[runqOut](t, context.Background(), s.runqLatency(), "test", map[string]any{"pid": 1 << 30}); terr == nil || terr.Code != tool.PIDNotFound {
+		t.Fatalf("a pid that does not exist: %+v", terr)
 	}
 }
 

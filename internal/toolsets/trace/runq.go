@@ -1,0 +1,108 @@
+package trace
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/procfs"
+
+	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+type runqIn struct {
+	DurationSeconds int  `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 5"`
+	PID             int  `json:"pid,omitempty" jsonschema:"only the threads of this process"`
+	PerProcess      bool `json:"per_process,omitempty" jsonschema:"also rank the processes that waited longest in total, each with its percentiles"`
+	TopN            int  `json:"top_n,omitempty" jsonschema:"processes listed with per_process, 1 to 50; default 10"`
+}
+
+type runqOut struct {
+	histOut
+	TotalWaitMS    float64       `json:"total_wait_ms" jsonschema:"time all traced tasks spent runnable but not running"`
+	Processes      []runqProcess `json:"processes,omitempty" jsonschema:"with per_process: by total wait, longest first"`
+	ProcessesTotal int           `json:"processes_total,omitempty" jsonschema:"processes that waited at all"`
+}
+
+type runqProcess struct {
+	PID         uint32  `json:"pid"`
+	Comm        string  `json:"comm"`
+	Waits       uint64  `json:"waits"`
+	TotalWaitMS float64 `json:"total_wait_ms"`
+	P50US       uint64  `json:"p50_us" jsonschema:"upper bound of the bucket holding the median"`
+	P99US       uint64  `json:"p99_us"`
+	MaxUS       uint64  `json:"max_us"`
+}
+
+func (s *Set) runqLatency() *tool.Def {
+	return tool.New(tool.Spec{
+		Name:        "perf_runq_latency",
+		Kind:        tool.ReadOnly,
+		Title:       "Run queue latency histogram (eBPF)",
+		Description: "How long runnable tasks waited for a CPU (from wakeup or preemption to running) over duration_seconds: a log2 histogram of microseconds with percentiles, for everything or one pid, optionally ranking processes by time waited. A p99 in milliseconds means CPU saturation.",
+		Timeout:     45 * time.Second,
+	}, s.handleRunq).WithRange("duration_seconds", 1, 30).WithRange("top_n", 1, 50)
+}
+
+func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqOut, error) {
+	if in.PID != 0 {
+		p, err := procfs.NewProc(in.PID)
+		var status procfs.ProcStatus
+		if err == nil {
+			status, err = p.NewStatus()
+		}
+		if err != nil || in.PID < 0 {
+			return runqOut{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
+		}
+		if int(status.TGID) != in.PID {
+			call.Warn("%d is a thread of process %d (%s): tracing the whole process", in.PID, status.TGID, status.Name)
+			in.PID = int(status.TGID)
+		}
+	}
+	if err := preflight("perf_sched_latency (perf sched) or perf_use_check"); err != nil {
+		return runqOut{}, err
+	}
+	d := seconds(in.DurationSeconds, 5)
+	o := ebpf.RunqOptions{TGID: uint32(in.PID), PerProcess: in.PerProcess}
+	hists, err := ebpf.RunqLatency(ctx, d, o, progress(ctx, call, d, "tracing the run queues"))
+	if err != nil {
+		return runqOut{}, failed(err)
+	}
+	var all ebpf.Slots
+	var totalUS uint64
+	procs := make([]runqProcess, 0, len(hists))
+	for _, h := range hists {
+		all.Add(h.Slots)
+		totalUS += h.TotalUS
+		if in.PerProcess {
+			ph := h.Slots.Histogram("", 0)
+			procs = append(procs, runqProcess{PID: h.TGID, Comm: h.Comm, Waits: ph.Count,
+				TotalWaitMS: num.Round3(float64(h.TotalUS) / 1000), P50US: ph.P50, P99US: ph.P99, MaxUS: ph.Max})
+		}
+	}
+	key := "all"
+	if in.PID != 0 {
+		key = "pid " + strconv.Itoa(in.PID)
+	}
+	hist := all.Histogram(key, 0)
+	out := runqOut{
+		histOut:     histOut{Mechanism: ebpf.RunqMechanism, Unit: "us", HistogramType: "log2", Total: hist.Count, Histograms: []profile.Histogram{hist}},
+		TotalWaitMS: num.Round3(float64(totalUS) / 1000),
+	}
+	if in.PerProcess {
+		slices.SortFunc(procs, func(a, b runqProcess) int {
+			return cmp.Or(cmp.Compare(b.TotalWaitMS, a.TotalWaitMS), cmp.Compare(a.PID, b.PID))
+		})
+		out.ProcessesTotal = len(procs)
+		out.Processes = procs[:min(len(procs), cmp.Or(in.TopN, 10))]
+	}
+	if hist.Count == 0 && in.PID != 0 {
+		call.Warn("pid %d never waited in a run queue during the trace: it slept throughout (or exited)", in.PID)
+	}
+	return out, nil
+}
