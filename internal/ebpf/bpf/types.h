@@ -54,25 +54,6 @@ struct trace_event_raw_block_rq_completion {
 	int error;
 } __attribute__((preserve_access_index));
 
-struct trace_event_raw_sched_switch {
-	struct trace_entry ent;
-	char prev_comm[16];
-	int prev_pid;
-	int prev_prio;
-	long prev_state;
-	char next_comm[16];
-	int next_pid;
-	int next_prio;
-} __attribute__((preserve_access_index));
-
-struct trace_event_raw_sched_wakeup_template {
-	struct trace_entry ent;
-	char comm[16];
-	int pid;
-	int prio;
-	int target_cpu;
-} __attribute__((preserve_access_index));
-
 struct trace_event_raw_sched_process_exec {
 	struct trace_entry ent;
 	__u32 __data_loc_filename;
