@@ -21,7 +21,7 @@ var workflows = []workflow{
 		[]string{"perf_info: understand the system and what this host can measure", "perf_snapshot: baseline metrics", "perf_use_check: USE method analysis", "drill down into the top suspicions"}},
 	{"cpu_investigation", "CPU-bound investigation",
 		"The system feels slow. CPU shows high utilization. Profile CPU usage for 10 seconds and identify the top CPU consumers.",
-		[]string{"perf_snapshot: confirm high CPU utilization", "perf_cpu_profile: on-CPU profile, top functions and flame graph", "perf_sched_latency: check for scheduler delays"}},
+		[]string{"perf_snapshot: confirm high CPU utilization", "perf_cpu_profile: on-CPU profile, top functions and flame graph", "perf_sched_latency: check for scheduler delays (with eBPF, perf_runq_latency {per_process: true} ranks who waits for a CPU)"}},
 	{"offcpu_investigation", "Latency-bound (off-CPU) investigation",
 		"Application response times are high but CPU utilization is low. Analyze off-CPU time to find what the application is waiting on.",
 		[]string{"perf_snapshot: confirm low CPU but slow responses", "perf_offcpu_profile: where is time spent waiting", "perf_io_latency: is it I/O bound"}},
