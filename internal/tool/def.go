@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -112,16 +115,46 @@ func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, dst any) error
 	if err := json.Unmarshal(raw, &generic); err != nil {
 		return Errorf(InvalidParams, "arguments are not valid JSON: %v", err)
 	}
-	if _, ok := generic.(map[string]any); !ok {
+	obj, ok := generic.(map[string]any)
+	if !ok {
 		return Errorf(InvalidParams, "arguments must be a JSON object")
 	}
+	if err := unknownArgs(obj, schema.Schema()); err != nil {
+		return err
+	}
 	if err := schema.Validate(generic); err != nil {
-		return Errorf(InvalidParams, "invalid arguments: %v", err)
+		return Errorf(InvalidParams, "invalid arguments: %s", strings.TrimPrefix(err.Error(), "validating root: "))
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
 		return Errorf(InvalidParams, "invalid arguments: %v", err)
 	}
 	return nil
+}
+
+// unknownArgs names the arguments the tool does not take, and those it does,
+// so that a guessed name ("max_results" for "lines") is fixed in one retry;
+// the schema validator would only say "unexpected additional properties".
+func unknownArgs(args map[string]any, schema *jsonschema.Schema) error {
+	if schema.AdditionalProperties == nil {
+		return nil // the schema allows any other argument
+	}
+	var unknown []string
+	for name := range args {
+		if _, ok := schema.Properties[name]; !ok {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	known := slices.Sorted(maps.Keys(schema.Properties))
+	takes := "no arguments"
+	if len(known) > 0 {
+		takes = "only " + strings.Join(known, ", ")
+	}
+	return Errorf(InvalidParams, "unknown argument %s: this tool takes %s", strings.Join(unknown, ", "), takes).
+		WithSuggestion("Call again with only the arguments the tool takes (see its input schema).")
 }
 
 // WithEnum restricts a top-level input property to the given values, which

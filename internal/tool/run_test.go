@@ -244,3 +244,21 @@ func TestEveryCodeHasSuggestion(t *testing.T) {
 		}
 	}
 }
+
+// A wrong argument name is answered with the names the tool takes, so that
+// the agent can fix it in one retry.
+func TestUnknownArgumentNamesTheKnownOnes(t *testing.T) {
+	r := &Runner{Limits: func(Spec) Limits { return Limits{Timeout: time.Second, OutputCap: 4096} }}
+	res := r.Run(context.Background(), Invocation{Def: echoDef(), Args: json.RawMessage(`{"word":"x","max_results":3,"bogus":1}`)})
+	if res.Err == nil || res.Err.Code != InvalidParams {
+		t.Fatalf("want INVALID_PARAMS: %s", res.JSON)
+	}
+	want := "unknown argument bogus, max_results: this tool takes only count, sleep_ms, word"
+	if res.Err.Message != want {
+		t.Errorf("message %q, want %q", res.Err.Message, want)
+	}
+	res = r.Run(context.Background(), Invocation{Def: echoDef(), Args: json.RawMessage(`{"word":3}`)})
+	if res.Err == nil || strings.Contains(res.Err.Message, "validating root") {
+		t.Errorf("schema errors lose the validator's prefix: %+v", res.Err)
+	}
+}
