@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net"
@@ -82,7 +83,8 @@ func TestBioLatencyLive(t *testing.T) {
 }
 
 // More busy loops than CPUs make tasks wait: the spinners themselves, after
-// each preemption, lead the processes ranked by time waited.
+// each preemption, are among the processes ranked by time waited. (Not
+// necessarily first: in CI other packages' tests run at the same time.)
 func TestRunqLatencyLive(t *testing.T) {
 	s := newSet(t)
 	testutil.ExclusiveLoad(t)
@@ -90,17 +92,24 @@ func TestRunqLatencyLive(t *testing.T) {
 	for range runtime.NumCPU() + 1 {
 		spinners[uint32(start(t, "sh", "-c", "while :; do :; done").Process.Pid)] = true
 	}
-	out := tooltest.MustRun[runqOut](t, context.Background(), s.runqLatency(), map[string]any{"duration_seconds": 1, "per_process": true, "top_n": 3})
+	out := tooltest.MustRun[runqOut](t, context.Background(), s.runqLatency(), map[string]any{"duration_seconds": 1, "per_process": true, "top_n": 50})
 	if out.Total < 50 || out.Histograms[0].P99 < 1000 || out.TotalWaitMS < 100 {
 		t.Fatalf("run queue latency with more spinners than CPUs: %+v, %.1f ms in all", out.Histograms[0], out.TotalWaitMS)
 	}
-	if len(out.Processes) != 3 || out.ProcessesTotal < len(spinners) {
-		t.Fatalf("top 3 of %d processes: %+v", out.ProcessesTotal, out.Processes)
+	if len(out.Processes) != min(out.ProcessesTotal, 50) || !slices.IsSortedFunc(out.Processes, func(a, b runqProcess) int { return cmp.Compare(b.TotalWaitMS, a.TotalWaitMS) }) {
+		t.Fatalf("top 50 of %d processes, longest wait first: %+v", out.ProcessesTotal, out.Processes)
 	}
-	for _, p := range out.Processes[:2] {
-		if !spinners[p.PID] || p.Comm != "sh" || p.P99US < 1000 {
-			t.Errorf("the longest waits should be the spinners' (%v): %+v", spinners, out.Processes)
+	seen := 0
+	for _, p := range out.Processes {
+		if spinners[p.PID] {
+			seen++
+			if p.Comm != "sh" || p.P99US < 1000 || p.TotalWaitMS < 10 {
+				t.Errorf("spinner %d should have waited milliseconds: %+v", p.PID, p)
+			}
 		}
+	}
+	if seen != len(spinners) {
+		t.Errorf("%d of %d spinners among the processes that waited: %+v", seen, len(spinners), out.Processes)
 	}
 
 	var one int
