@@ -26,6 +26,7 @@ func (s *session) wait(ctx context.Context, rule waitRule) {
 		if end > rule.from {
 			tail, _, _ = s.buf.read(max(rule.from, end-promptWindow), promptWindow)
 		}
+		echoed := s.echoedLocked()
 		s.mu.Unlock()
 		now := time.Now()
 		if exited || !now.Before(rule.deadline) {
@@ -33,7 +34,7 @@ func (s *session) wait(ctx context.Context, rule waitRule) {
 		}
 		next := rule.deadline
 		if end > rule.from {
-			if rule.quiet <= 0 || endsWithPrompt(clean(tail)) || now.Sub(last) >= rule.quiet {
+			if rule.quiet <= 0 || (echoed && endsWithPrompt(clean(tail))) || now.Sub(last) >= rule.quiet {
 				return
 			}
 			if q := last.Add(rule.quiet); q.Before(next) {
@@ -59,7 +60,7 @@ type chunk struct {
 	NextOffset   int64  `json:"next_offset" jsonschema:"offset to pass to proc_read for what follows"`
 	DroppedBytes int64  `json:"dropped_bytes" jsonschema:"bytes before offset that were no longer buffered (repl.buffer_bytes) and are lost"`
 	More         bool   `json:"more" jsonschema:"more output is already buffered past next_offset"`
-	Prompt       bool   `json:"prompt" jsonschema:"the output ends with what looks like a prompt waiting for input"`
+	Prompt       bool   `json:"prompt" jsonschema:"the output ends with what looks like a prompt waiting for input (after a block of lines sent at once, only once the program has echoed its last line)"`
 	status
 }
 
@@ -103,7 +104,7 @@ func (s *session) collect(off int64, tail, limit int, strip bool) chunk {
 	}
 	c.More = c.NextOffset < s.buf.end()
 	text := clean(data)
-	c.Prompt = !c.More && endsWithPrompt(text)
+	c.Prompt = !c.More && endsWithPrompt(text) && s.echoedLocked()
 	if strip {
 		c.Output = text
 	} else {

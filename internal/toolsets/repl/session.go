@@ -48,6 +48,8 @@ type session struct {
 	lastOutput   time.Time
 	lastActivity time.Time // last start, send or read by the client
 	cursor       int64     // where a proc_read without offset starts
+	echoWant     string    // the last line of a block sent, until echoed (see awaitEchoLocked)
+	echoFrom     int64     // where the output after that send starts
 	leaderGone   bool      // the leader exited: its group ID may be reused, never signal it
 	exited       bool
 	exitCode     int
