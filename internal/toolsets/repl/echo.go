@@ -7,26 +7,29 @@ import "strings"
 // redrawn by the program's line editor.
 const maxEchoLine = 150
 
-// awaitEchoLocked notes the last line of a block of several lines typed into
-// a terminal. Until the program has echoed it, a prompt at the end of the
-// output is one printed between the block's lines (python's "... " and
-// ">>> " while it reads the rest, which its line editor has already taken
-// from the terminal), not one waiting for the agent. s.mu must be held.
-func (s *session) awaitEchoLocked(input string, from int64) {
-	s.echoWant, s.echoFrom = "", from
+// awaitEchoLocked notes, for a block of several lines typed into a terminal
+// (text as written, Enter included), its last non-empty line and how many
+// line ends follow it. Until the program has echoed that line and those
+// line ends, a prompt at the end of the output is one printed between the
+// block's lines (python's "... " and ">>> " while it reads the rest, which
+// its line editor has already taken from the terminal), not one waiting
+// for the agent. s.mu must be held.
+func (s *session) awaitEchoLocked(text string, from int64) {
+	s.echoWant, s.echoBreaks, s.echoFrom = "", 0, from
 	if !s.pty {
 		return // nothing is echoed down a pipe
 	}
-	var lines []string
-	for l := range strings.FieldsFuncSeq(input, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
+	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n"), "\n")
+	// lines ends with the text after the last line end: "" for a whole line.
+	last := len(lines) - 1
+	for last >= 0 && strings.TrimSpace(lines[last]) == "" {
+		last--
 	}
-	if len(lines) < 2 || len(lines[len(lines)-1]) > maxEchoLine {
-		return
+	breaks := len(lines) - 1 - last // line ends from the last non-empty line on
+	if last < 0 || len(lines) < 3 || breaks < 1 || len(lines[last]) > maxEchoLine {
+		return // one line, or nothing to wait for
 	}
-	s.echoWant = lines[len(lines)-1]
+	s.echoWant, s.echoBreaks = strings.TrimSpace(lines[last]), breaks
 }
 
 // echoedLocked reports whether the awaited echo has come (or none is
@@ -36,7 +39,9 @@ func (s *session) echoedLocked() bool {
 		return true
 	}
 	data, _, _ := s.buf.read(s.echoFrom, int(min(s.buf.end()-s.echoFrom, 4*maxInput)))
-	if !strings.Contains(clean(data), s.echoWant) {
+	out := clean(data)
+	i := strings.Index(out, s.echoWant)
+	if i < 0 || strings.Count(out[i:], "\n") < s.echoBreaks {
 		return false
 	}
 	s.echoWant = ""

@@ -32,3 +32,28 @@ func TestPromptBeforeTheBlockIsReadDoesNotEndTheRead(t *testing.T) {
 		t.Fatalf("mid-block, while the program sleeps: %+v", rd)
 	}
 }
+
+// What a send waits to see echoed: the block's last non-empty line and the
+// line ends after it (a compound statement's closing empty line included).
+func TestAwaitEcho(t *testing.T) {
+	for _, tc := range []struct {
+		pty    bool
+		text   string
+		want   string
+		breaks int
+	}{
+		{true, "2+2\r", "", 0},                                 // one line: the prompt after it is the answer's
+		{true, "ctrl", "", 0},                                  // no line end at all
+		{false, "a = 1\nb = 2\n", "", 0},                       // pipes echo nothing
+		{true, "a = 1\nb = 2\r", "b = 2", 1},                   // a block
+		{true, "for i in x:\n  print(i)\n\r", "print(i)", 2},   // closed by an empty line
+		{true, "a\r\nb\r\n\r\n", "b", 2},                       // CRLF counts once
+		{true, "a\n" + strings.Repeat("x", 200) + "\r", "", 0}, // too long to come back whole
+	} {
+		s := &session{pty: tc.pty}
+		s.awaitEchoLocked(tc.text, 0)
+		if s.echoWant != tc.want || s.echoBreaks != tc.breaks {
+			t.Errorf("%q: awaits %q and %d line ends, want %q and %d", tc.text, s.echoWant, s.echoBreaks, tc.want, tc.breaks)
+		}
+	}
+}

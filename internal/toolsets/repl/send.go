@@ -68,7 +68,7 @@ func (s *Set) handleSend(ctx context.Context, call *tool.Call, in sendIn) (sendO
 	sess.mu.Lock()
 	out := sendOut{ProcID: sess.id, Offset: sess.buf.end(), State: sess.statusLocked().State}
 	sess.lastActivity = time.Now()
-	sess.awaitEchoLocked(in.Input, out.Offset)
+	sess.awaitEchoLocked(text, out.Offset)
 	sess.mu.Unlock()
 	if out.State == stateExited {
 		return out, tool.Errorf(tool.ExecutionFailed, "session %s has exited; its output can still be read", sess.id).

@@ -49,6 +49,7 @@ type session struct {
 	lastActivity time.Time // last start, send or read by the client
 	cursor       int64     // where a proc_read without offset starts
 	echoWant     string    // the last line of a block sent, until echoed (see awaitEchoLocked)
+	echoBreaks   int       // line ends to see from echoWant on
 	echoFrom     int64     // where the output after that send starts
 	leaderGone   bool      // the leader exited: its group ID may be reused, never signal it
 	exited       bool
