@@ -101,12 +101,15 @@ int on_state(struct trace_event_raw_inet_sock_set_state *ctx)
 		__u64 ts = bpf_ktime_get_ns();
 		bpf_map_update_elem(&births, &sk, &ts, BPF_NOEXIST);
 	}
-	/* These transitions run in the owning process: connect, and close
-	 * after the peer closed. The others may run in softirq context. */
-	if (newstate == TCP_SYN_SENT || newstate == TCP_LAST_ACK) {
+	/* These transitions run in the owning process: connect, close (or
+	 * shutdown) first, and close after the peer closed. The others may run
+	 * in softirq context, where the current task is whoever was running:
+	 * an accepted connection's are all of that kind until its owner closes
+	 * it. The connecting process, once known, is kept. */
+	if (newstate == TCP_SYN_SENT || newstate == TCP_FIN_WAIT1 || newstate == TCP_LAST_ACK) {
 		struct who w = {.pid = current_tgid()};
 		bpf_get_current_comm(&w.comm, sizeof(w.comm));
-		bpf_map_update_elem(&whos, &sk, &w, BPF_ANY);
+		bpf_map_update_elem(&whos, &sk, &w, newstate == TCP_SYN_SENT ? BPF_ANY : BPF_NOEXIST);
 	}
 	if (newstate != TCP_CLOSE)
 		return 0;

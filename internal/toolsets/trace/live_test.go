@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -207,6 +208,69 @@ func TestTCPTraceLive(t *testing.T) {
 		if c.PID != uint32(os.Getpid()) || c.Established == nil || !*c.Established || c.RemoteAddr != "127.0.0.1" || c.LocalPort == 0 {
 			t.Fatalf("%+v", c)
 		}
+	}
+}
+
+// In lifecycle mode each side of a connection is credited to its own
+// process, also a server's accepted connection, whose setup runs in softirq
+// context (it was credited to whoever ran there: the idle task, or the
+// client on loopback). Here a python server that writes and closes first,
+// and this test as its client.
+func TestTCPLifecycleOwnersLive(t *testing.T) {
+	s := newSet(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close() // a free port for the server
+	server, start := testutil.GatedPython(t, `import socket
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(8)
+for _ in range(2):
+    c, _ = s.accept()
+    c.sendall(b"x" * 100)
+    c.close()`, strconv.Itoa(port))
+	out := tooltest.MustRunStarted[tcpOut](t, context.Background(), s.tcpTrace(),
+		map[string]any{"duration_seconds": 2}, func() {
+			start()
+			for range 2 {
+				var c net.Conn
+				for try := 0; try < 100; try++ { // until the server listens
+					if c, err = net.Dial("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port))); err == nil {
+						break
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+				if err != nil {
+					t.Errorf("dial: %v", err)
+					return
+				}
+				_, _ = io.Copy(io.Discard, c) // until the server closed
+				c.Close()
+			}
+		})
+	servers, clients := 0, 0
+	for _, c := range out.Connections {
+		switch {
+		case int(c.LocalPort) == port:
+			servers++
+			if c.PID != uint32(server.Process.Pid) || c.Comm != "python3" {
+				t.Errorf("the server's side credited to %d (%s), not %d: %+v", c.PID, c.Comm, server.Process.Pid, c)
+			}
+		case int(c.RemotePort) == port && c.RxBytes != nil && *c.RxBytes == 0:
+			// a dial refused before the server listened: a connection too
+		case int(c.RemotePort) == port:
+			clients++
+			if c.PID != uint32(os.Getpid()) || c.RxBytes == nil || *c.RxBytes < 100 {
+				t.Errorf("the client's side: %+v", c)
+			}
+		}
+	}
+	if servers != 2 || clients != 2 {
+		t.Fatalf("want 2 connections seen from each side: %+v", out.Connections)
 	}
 }
 
