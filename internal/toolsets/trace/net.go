@@ -21,7 +21,7 @@ type tcpIn struct {
 
 type tcpRow struct {
 	Time        float64  `json:"time_s" jsonschema:"seconds since the trace started"`
-	PID         uint32   `json:"pid"`
+	PID         uint32   `json:"pid" jsonschema:"the process that connected; for an accepted connection, the one that closed it (0 or a bystander if the kernel closed it, as on a reset)"`
 	Comm        string   `json:"comm"`
 	LocalAddr   string   `json:"local_addr"`
 	LocalPort   uint16   `json:"local_port"`
