@@ -16,6 +16,12 @@ type ThreadTimes struct {
 	UTime     uint64 // clock ticks in user mode
 	STime     uint64 // clock ticks in kernel mode
 	Processor int    // CPU it last ran on
+
+	// From /proc/<pid>/task/<tid>/schedstat, when asked for and present
+	// (CONFIG_SCHED_INFO): nanoseconds on a CPU and runnable but waiting
+	// for one, since the thread started.
+	Schedstat       bool
+	OnCPUNS, RunqNS uint64
 }
 
 // taskStat is what we need of a /proc/<pid>/stat line (proc_pid_stat(5)).
@@ -56,9 +62,26 @@ func parseTaskStat(b []byte) (taskStat, error) {
 	return st, nil
 }
 
-// ReadThreads reads every thread of pid. Threads that exit while listing are
-// skipped; a vanished process is ErrPIDNotFound.
-func (h *Host) ReadThreads(pid int) ([]ThreadTimes, error) {
+// parseSchedstat reads a schedstat line: time on a CPU and time waiting on
+// a run queue, in nanoseconds, then the number of timeslices.
+func parseSchedstat(b []byte) (onCPU, runq uint64, err error) {
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0, 0, fmt.Errorf("schedstat %q: want at least 2 fields", b)
+	}
+	if onCPU, err = strconv.ParseUint(f[0], 10, 64); err == nil {
+		runq, err = strconv.ParseUint(f[1], 10, 64)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("schedstat %q: %w", b, err)
+	}
+	return onCPU, runq, nil
+}
+
+// ReadThreads reads every thread of pid, with its schedstat when schedstat
+// is true. Threads that exit while listing are skipped; a vanished process
+// is ErrPIDNotFound.
+func (h *Host) ReadThreads(pid int, schedstat bool) ([]ThreadTimes, error) {
 	dir := h.procPath(strconv.Itoa(pid), "task")
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -77,7 +100,16 @@ func (h *Host) ReadThreads(pid int) ([]ThreadTimes, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ThreadTimes{TID: st.PID, Comm: st.Comm, State: st.State, UTime: st.UTime, STime: st.STime, Processor: st.Processor})
+		t := ThreadTimes{TID: st.PID, Comm: st.Comm, State: st.State, UTime: st.UTime, STime: st.STime, Processor: st.Processor}
+		if schedstat {
+			if b, err := os.ReadFile(dir + "/" + e.Name() + "/schedstat"); err == nil {
+				if t.OnCPUNS, t.RunqNS, err = parseSchedstat(b); err != nil {
+					return nil, err
+				}
+				t.Schedstat = true
+			}
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }

@@ -18,7 +18,7 @@ import (
 type threadsIn struct {
 	PID             int   `json:"pid" jsonschema:"process whose threads to measure"`
 	DurationSeconds int   `json:"duration_seconds,omitempty" jsonschema:"measuring interval, 1 to 30 seconds; default 5"`
-	IncludeOffCPU   *bool `json:"include_offcpu,omitempty" jsonschema:"off-CPU time per thread needs eBPF; basic mode reports the thread states instead"`
+	IncludeOffCPU   *bool `json:"include_offcpu,omitempty" jsonschema:"also split each thread's time into running, waiting for a CPU and off CPU (sleeping or blocked), from the kernel's schedstat"`
 	MaxThreads      int   `json:"max_threads,omitempty" jsonschema:"busiest threads listed, 1 to 1000; default 50"`
 }
 
@@ -31,11 +31,14 @@ type threadCPU struct {
 	UserPct    float64 `json:"user_percent"`
 	SystemPct  float64 `json:"system_percent"`
 	LastCPU    int     `json:"last_cpu" jsonschema:"CPU it last ran on"`
+	// With include_offcpu, for threads that lived through the interval.
+	RunqWaitPct *float64 `json:"runq_wait_percent,omitempty" jsonschema:"include_offcpu: of the interval, runnable but waiting for a CPU"`
+	OffCPUPct   *float64 `json:"off_cpu_percent,omitempty" jsonschema:"include_offcpu: of the interval, neither running nor runnable: sleeping or blocked"`
 }
 
 type threadsOut struct {
 	PID             int            `json:"pid"`
-	Mode            string         `json:"mode" jsonschema:"basic: per-thread CPU from /proc/<pid>/task"`
+	Mode            string         `json:"mode" jsonschema:"basic: per-thread CPU from /proc/<pid>/task (with include_offcpu, also their schedstat)"`
 	DurationSeconds float64        `json:"duration_seconds"`
 	ThreadsTotal    int            `json:"threads_total"`
 	TotalCPUPercent float64        `json:"total_cpu_percent" jsonschema:"the whole process, in percent of one CPU"`
@@ -49,14 +52,14 @@ func (s *Set) threadProfile() *tool.Def {
 		Name:        "perf_thread_profile",
 		Kind:        tool.ReadOnly,
 		Title:       "Per-thread CPU",
-		Description: "CPU use of each thread of a process over duration_seconds, from /proc/<pid>/task: which threads are busy, user vs system time, and thread states, with findings such as one hot thread pinning a core.",
+		Description: "CPU use of each thread of a process over duration_seconds, from /proc/<pid>/task: which threads are busy, user vs system time, thread states and, with include_offcpu, how long each waited for a CPU or was off CPU, with findings such as one hot thread pinning a core.",
 		Timeout:     45 * time.Second,
 	}, s.handleThreads).WithRange("pid", 1, 1<<22).WithRange("duration_seconds", 1, 30).WithRange("max_threads", 1, 1000)
 }
 
 func (s *Set) handleThreads(ctx context.Context, call *tool.Call, in threadsIn) (threadsOut, error) {
 	dur := time.Duration(cmp.Or(in.DurationSeconds, 5)) * time.Second
-	before, err := s.threads(in.PID)
+	before, err := s.threads(in.PID, offCPU(in))
 	if err != nil {
 		return threadsOut{}, err
 	}
@@ -64,19 +67,31 @@ func (s *Set) handleThreads(ctx context.Context, call *tool.Call, in threadsIn) 
 	if err := s.wait(ctx, call, dur, "sampling threads"); err != nil {
 		return threadsOut{}, err
 	}
-	after, err := s.threads(in.PID)
+	after, err := s.threads(in.PID, offCPU(in))
 	if err != nil {
 		return threadsOut{}, err
 	}
 	span := time.Since(start).Seconds()
-	if in.IncludeOffCPU != nil && *in.IncludeOffCPU {
-		call.Warn("include_offcpu needs eBPF (perf_offcpu_profile or the trace tools); basic mode reports thread states instead")
+	out := buildThreads(in, before, after, span)
+	if offCPU(in) && !hasSchedstat(after) {
+		call.Warn("this kernel keeps no schedstat (CONFIG_SCHED_INFO), so there is no off-CPU split; perf_offcpu_profile {pid: %d} measures it with perf", in.PID)
 	}
-	return buildThreads(in, before, after, span), nil
+	return out, nil
 }
 
-func (s *Set) threads(pid int) (map[int]hostinfo.ThreadTimes, error) {
-	list, err := s.deps.Host.ReadThreads(pid)
+func offCPU(in threadsIn) bool { return in.IncludeOffCPU != nil && *in.IncludeOffCPU }
+
+func hasSchedstat(threads map[int]hostinfo.ThreadTimes) bool {
+	for _, t := range threads {
+		if t.Schedstat {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Set) threads(pid int, schedstat bool) (map[int]hostinfo.ThreadTimes, error) {
+	list, err := s.deps.Host.ReadThreads(pid, schedstat)
 	if errors.Is(err, hostinfo.ErrPIDNotFound) {
 		return nil, tool.Errorf(tool.PIDNotFound, "no process with pid %d", pid).
 			WithSuggestion("Find the process with proc_list (name: ...) and use its pid.")
@@ -103,7 +118,16 @@ func buildThreads(in threadsIn, before, after map[int]hostinfo.ThreadTimes, span
 			b = hostinfo.ThreadTimes{} // a reused tid: a new thread
 		}
 		u, sy := pct(a.UTime-b.UTime), pct(a.STime-b.STime)
-		out.Threads = append(out.Threads, threadCPU{TID: tid, Name: a.Comm, State: a.State, CPUPercent: num.Round1(u + sy), UserPct: num.Round1(u), SystemPct: num.Round1(sy), LastCPU: a.Processor})
+		t := threadCPU{TID: tid, Name: a.Comm, State: a.State, CPUPercent: num.Round1(u + sy), UserPct: num.Round1(u), SystemPct: num.Round1(sy), LastCPU: a.Processor}
+		if a.Schedstat && b.Schedstat && a.OnCPUNS >= b.OnCPUNS && a.RunqNS >= b.RunqNS {
+			// Whatever the interval held besides running and waiting to run
+			// was spent off CPU.
+			spanNS := span * 1e9
+			on, runq := float64(a.OnCPUNS-b.OnCPUNS)/spanNS*100, float64(a.RunqNS-b.RunqNS)/spanNS*100
+			runq, off := num.Round1(runq), num.Round1(max(0, 100-on-runq))
+			t.RunqWaitPct, t.OffCPUPct = &runq, &off
+		}
+		out.Threads = append(out.Threads, t)
 		out.TotalCPUPercent += u + sy
 		out.States[a.State]++
 	}
@@ -132,6 +156,15 @@ func threadFindings(out threadsOut, threadsBefore int) []string {
 		if sys/out.TotalCPUPercent >= 0.5 {
 			f = append(f, fmt.Sprintf("%.0f%% of the process's CPU time is in the kernel: look at its syscalls or I/O", sys/out.TotalCPUPercent*100))
 		}
+	}
+	for _, t := range out.Threads {
+		if t.RunqWaitPct != nil && *t.RunqWaitPct >= 10 {
+			f = append(f, fmt.Sprintf("thread %s (%d) waited for a CPU %.0f%% of the interval: the CPUs are contended (perf_runq_latency shows by whom)", t.Name, t.TID, *t.RunqWaitPct))
+			break // the busiest such thread says it
+		}
+	}
+	if t := out.Threads; len(t) > 0 && t[0].OffCPUPct != nil && out.TotalCPUPercent < 5 {
+		f = append(f, fmt.Sprintf("the process was off CPU nearly all the time (busiest thread %.0f%% off CPU): it is waiting, not computing; perf_offcpu_profile {pid: %d} shows on what", *t[0].OffCPUPct, out.PID))
 	}
 	if d := out.States["D"]; d > 0 {
 		f = append(f, fmt.Sprintf("%d thread(s) in uninterruptible sleep (D): usually waiting on disk or NFS I/O", d))
