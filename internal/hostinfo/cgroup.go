@@ -80,7 +80,7 @@ func (h *Host) CgroupByPath(p string) (CgroupDirs, error) {
 	}
 	rel := path.Clean("/" + p)
 	for _, m := range mounts { // a directory under a mount: make it relative
-		if r, ok := strings.CutPrefix(rel, m.Point+"/"); ok && strings.HasPrefix(p, "/") {
+		if r, ok := strings.CutPrefix(rel, m.Shown+"/"); ok && strings.HasPrefix(p, "/") {
 			rel = path.Clean(m.Root + "/" + r)
 			break
 		}
@@ -131,6 +131,7 @@ func (h *Host) cgroupMounts() ([]cgroupMount, error) {
 	}
 	// Fixture trees keep mount points relative to their sys root.
 	for i := range ms {
+		ms[i].Shown = ms[i].Point
 		if r, ok := strings.CutPrefix(ms[i].Point, "/sys/"); ok && h.roots.Sys != "/sys" {
 			ms[i].Point = filepath.Join(h.roots.Sys, r)
 		}

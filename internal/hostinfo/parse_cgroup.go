@@ -44,6 +44,7 @@ func parseProcCgroup(b []byte) ([]procCgroup, error) {
 type cgroupMount struct {
 	Version     int // 1 or 2
 	Point       string
+	Shown       string   // Point as the host's processes see it (fixture trees move Point under their root)
 	Root        string   // the cgroup mounted there ("/" unless in a cgroup namespace or a bind mount)
 	Controllers []string // v1: from the super options (cpu,cpuacct); v2: none
 }
