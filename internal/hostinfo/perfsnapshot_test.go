@@ -91,3 +91,29 @@ func TestPerfSnapshotCountersBackwards(t *testing.T) {
 		t.Errorf("backwards counters: cpu %+v, ctxt %v, io %+v, tcp %+v", s.CPU.Utilization, s.CPU.ContextSwitches, s.IO.Devices, s.Network.TCP)
 	}
 }
+
+// perf_net_health over the same pair: lo's packet rates, TCP's retransmit
+// share (8 of 34510 segments), the socket counts and a healthy verdict.
+func TestNetHealthFixture(t *testing.T) {
+	t.Parallel()
+	a, b, g := readPair(t)
+	nh, err := BuildNetHealth(a, b, g, "lo", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nh.Interfaces) != 1 || nh.Interfaces[0].Name != "lo" || nh.Interfaces[0].RxPacketsPerS != 17029.5 || nh.Interfaces[0].TxPacketsPerS != 17029.5 {
+		t.Errorf("lo: %+v", nh.Interfaces)
+	}
+	if tcp := nh.TCP; tcp == nil || tcp.RetransmitPercent != 0.02 || tcp.RetransSegsPerS != 4 || tcp.OutSegsPerS != 17255 || tcp.CurrEstab != 2 || tcp.ListenDrops != 0 {
+		t.Errorf("tcp: %+v", nh.TCP)
+	}
+	if nh.Sockets["TCP.inuse"] != 4 || nh.Sockets["TCP.tw"] != 2 {
+		t.Errorf("sockets: %v", nh.Sockets)
+	}
+	if nh.Summary.Status != "healthy" {
+		t.Errorf("verdict: %+v", nh.Summary)
+	}
+	if _, err := BuildNetHealth(a, b, g, "nope0", false); err == nil {
+		t.Error("an unknown interface was accepted")
+	}
+}
