@@ -12,6 +12,11 @@ import (
 // RunqMechanism is how RunqLatency measures.
 const RunqMechanism = "eBPF on raw tracepoints sched_wakeup, sched_wakeup_new and sched_switch (a task preempted while runnable is queued again)"
 
+// RunqMaxProcesses is how many processes the program keeps a histogram for
+// with PerProcess (the hists map's max_entries): the waits of processes seen
+// after it is full are not counted.
+const RunqMaxProcesses = 4096
+
 // RunqOptions are perf_runq_latency's settings.
 type RunqOptions struct {
 	TGID       uint32 // only this process's threads; 0: every task

@@ -101,6 +101,9 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 		out.ProcessesTotal = len(procs)
 		out.Processes = procs[:min(len(procs), cmp.Or(in.TopN, 10))]
 	}
+	if len(hists) >= ebpf.RunqMaxProcesses {
+		call.Warn("more than %d processes waited: the waits of those seen after the first %d are not counted; trace one pid or a shorter duration", ebpf.RunqMaxProcesses, ebpf.RunqMaxProcesses)
+	}
 	if hist.Count == 0 && in.PID != 0 {
 		call.Warn("pid %d never waited in a run queue during the trace: it slept throughout (or exited)", in.PID)
 	}
