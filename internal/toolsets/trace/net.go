@@ -28,8 +28,8 @@ type tcpRow struct {
 	RemoteAddr  string   `json:"remote_addr"`
 	RemotePort  uint16   `json:"remote_port"`
 	DurationMS  *float64 `json:"duration_ms,omitempty" jsonschema:"lifecycle: from setup to close"`
-	RxBytes     *uint64  `json:"rx_bytes,omitempty"`
-	TxBytes     *uint64  `json:"tx_bytes,omitempty"`
+	RxBytes     *uint64  `json:"rx_bytes,omitempty" jsonschema:"lifecycle: bytes received in order (the kernel's bytes_received; the peer's FIN counts as 1)"`
+	TxBytes     *uint64  `json:"tx_bytes,omitempty" jsonschema:"lifecycle: bytes the peer acknowledged (the kernel's bytes_acked; a connect's SYN and our FIN count as 1 each)"`
 	Established *bool    `json:"established,omitempty" jsonschema:"connections: the handshake completed (false: refused or timed out)"`
 }
 
