@@ -13,18 +13,19 @@ import (
 )
 
 type logsIn struct {
+	Source   string `json:"source,omitempty" jsonschema:"journal, file or kernel (the kernel's ring buffer, as dmesg shows it); default the journal when the host has one, else the first allowlisted log file that exists, else the kernel log"`
 	Lines    int    `json:"lines,omitempty" jsonschema:"entries to return, the newest, oldest first; 1 to 1000; default 100"`
 	Unit     string `json:"unit,omitempty" jsonschema:"only this systemd unit, e.g. nginx.service; in log files, lines whose program is nginx"`
-	Priority string `json:"priority,omitempty" jsonschema:"journal only: this priority and more severe, one of emerg, alert, crit, err, warning, notice, info, debug"`
+	Priority string `json:"priority,omitempty" jsonschema:"journal and kernel log: this priority and more severe, one of emerg, alert, crit, err, warning, notice, info, debug"`
 	Since    string `json:"since,omitempty" jsonschema:"only entries from this long ago until now, a duration like 30m or 2h, at most 720h"`
 	Grep     string `json:"grep,omitempty" jsonschema:"only messages matching this regular expression (RE2 syntax, case-insensitive), at most 256 bytes"`
-	File     string `json:"file,omitempty" jsonschema:"without a journal: which allowlisted log file to read; default the first that exists"`
+	File     string `json:"file,omitempty" jsonschema:"with source file: which allowlisted log file to read; default the first that exists"`
 }
 
 // logEntry is one journal entry or log line.
 type logEntry struct {
 	Time       string `json:"time,omitempty" jsonschema:"RFC 3339; absent when a log line carries no time hostmcp can read"`
-	Priority   string `json:"priority,omitempty" jsonschema:"journal only: emerg ... debug"`
+	Priority   string `json:"priority,omitempty" jsonschema:"journal and kernel log: emerg ... debug"`
 	Unit       string `json:"unit,omitempty"`
 	Identifier string `json:"identifier,omitempty" jsonschema:"the program that logged it (syslog identifier)"`
 	PID        int    `json:"pid,omitempty"`
@@ -32,7 +33,7 @@ type logEntry struct {
 }
 
 type logsOut struct {
-	Source         string     `json:"source" jsonschema:"journal, or file when the host has no journal"`
+	Source         string     `json:"source" jsonschema:"journal, file or kernel: where the entries come from"`
 	File           string     `json:"file,omitempty" jsonschema:"the log file read, when source is file"`
 	FilesAvailable []string   `json:"files_available,omitempty" jsonschema:"allowlisted log files that exist here"`
 	Entries        []logEntry `json:"entries"`
@@ -49,6 +50,7 @@ type logQuery struct {
 	since    time.Time
 	grep     *regexp.Regexp
 	file     string
+	source   string // journal, file, kernel; empty: the first the host has
 }
 
 const (
@@ -60,6 +62,7 @@ const (
 
 var (
 	priorities = []string{"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"}
+	logSources = []string{"journal", "file", "kernel"}
 	unitName   = regexp.MustCompile(`^[A-Za-z0-9:_.@\\-]{1,256}$`)
 )
 
@@ -68,10 +71,10 @@ func (s *Set) logs() *tool.Def {
 		Name:         "sys_logs",
 		Kind:         tool.ReadOnly,
 		Title:        "System logs",
-		Description:  "The newest system log entries from the journal (journalctl), filtered by unit, priority, age and a regex; where there is no journal, the tail of allowlisted log files.",
+		Description:  "The newest system log entries from the journal (journalctl), filtered by unit, priority, age and a regex; where there is no journal, the tail of allowlisted log files, else the kernel log (as dmesg), which source kernel also picks.",
 		Timeout:      10 * time.Second,
 		OffByDefault: true, // logs hold user names, addresses and secrets: spec 002 section 5.3.2
-	}, s.handleLogs).WithEnum("priority", "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug").
+	}, s.handleLogs).WithEnum("source", "journal", "file", "kernel").WithEnum("priority", "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug").
 		WithRange("lines", 1, maxLogLines)
 }
 
@@ -80,17 +83,33 @@ func (s *Set) handleLogs(ctx context.Context, call *tool.Call, in logsIn) (logsO
 	if err != nil {
 		return logsOut{}, err
 	}
-	if s.hasJournal() && s.deps.Exec != nil && s.deps.Exec.Available("journalctl") {
-		if q.file != "" {
-			call.Warn("file is ignored: this host has a journal, which sys_logs reads instead")
-		}
+	if q.file != "" && q.source != "file" {
+		call.Warn("file is ignored with source %s", q.source)
+	}
+	journal := s.hasJournal() && s.deps.Exec != nil && s.deps.Exec.Available("journalctl")
+	switch {
+	case q.source == "journal" && !journal:
+		return logsOut{}, tool.Errorf(tool.CapabilityMissing, "this host has no systemd journal that journalctl can read").
+			WithSuggestion("Use source file or kernel, or leave source out to read what the host has.")
+	case q.source == "journal" || q.source == "" && journal:
 		return s.journal(ctx, q)
+	case q.source == "kernel":
+		return s.kernelLog(ctx, call, q)
+	case q.source == "" && !s.hasLogFile():
+		call.Warn("this host has no journal and none of the allowlisted log files: reading the kernel log")
+		return s.kernelLog(ctx, call, q)
 	}
 	return s.tailFiles(ctx, call, q)
 }
 
 func parseLogQuery(in *logsIn, now time.Time) (*logQuery, error) {
-	q := &logQuery{lines: cmp.Or(in.Lines, defaultLogLines), priority: -1, file: in.File}
+	q := &logQuery{lines: cmp.Or(in.Lines, defaultLogLines), priority: -1, file: in.File, source: in.Source}
+	if q.source != "" && !slices.Contains(logSources, q.source) {
+		return nil, tool.Errorf(tool.InvalidArgument, "source %q: want one of %s", in.Source, strings.Join(logSources, ", "))
+	}
+	if q.file != "" && q.source == "" {
+		q.source = "file"
+	}
 	if q.lines < 1 || q.lines > maxLogLines {
 		return nil, tool.Errorf(tool.InvalidArgument, "lines %d: want 1 to %d", q.lines, maxLogLines)
 	}

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -22,12 +22,7 @@ const maxTailBytes = 4 << 20
 // tailFiles answers from the allowlisted log files when there is no
 // journal. Only the operator's list can be read; the agent picks among it.
 func (s *Set) tailFiles(ctx context.Context, call *tool.Call, q *logQuery) (logsOut, error) {
-	var avail []string
-	for _, f := range s.deps.LogFiles {
-		if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() {
-			avail = append(avail, f)
-		}
-	}
+	avail := s.logFilesAvailable()
 	out := logsOut{Source: "file", FilesAvailable: avail}
 	if q.file != "" && !slices.Contains(s.deps.LogFiles, q.file) {
 		return logsOut{}, tool.Errorf(tool.InvalidArgument, "file %q is not an allowlisted log file; allowed: %s", q.file, strings.Join(s.deps.LogFiles, ", ")).
@@ -36,8 +31,8 @@ func (s *Set) tailFiles(ctx context.Context, call *tool.Call, q *logQuery) (logs
 	out.File = q.file
 	if out.File == "" {
 		if len(avail) == 0 {
-			return logsOut{}, tool.Errorf(tool.CapabilityMissing, "this host has no systemd journal and none of the allowlisted log files exists (%s)", strings.Join(s.deps.LogFiles, ", ")).
-				WithSuggestion("The operator can list the host's log files in [process] log_files; meanwhile proc_list and sys_snapshot show the current state.")
+			return logsOut{}, tool.Errorf(tool.CapabilityMissing, "none of the allowlisted log files exists (%s)", strings.Join(s.deps.LogFiles, ", ")).
+				WithSuggestion("Use source kernel for the kernel log; the operator can list the host's log files in [process] log_files.")
 		}
 		out.File = avail[0]
 	}
@@ -93,6 +88,19 @@ func (s *Set) tailFiles(ctx context.Context, call *tool.Call, q *logQuery) (logs
 	out.Entries, out.Truncated = r.out()
 	return out, nil
 }
+
+// logFilesAvailable lists the allowlisted log files that exist here.
+func (s *Set) logFilesAvailable() []string {
+	var avail []string
+	for _, f := range s.deps.LogFiles {
+		if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() {
+			avail = append(avail, f)
+		}
+	}
+	return avail
+}
+
+func (s *Set) hasLogFile() bool { return len(s.logFilesAvailable()) > 0 }
 
 // readTail reads at most limit bytes from the end of path, starting at a
 // line boundary. The file must be a regular file reached without a final
@@ -165,16 +173,26 @@ func parseSyslogLine(line string, now time.Time) logEntry {
 	if !ok || host == "" {
 		return e
 	}
-	tag, msg, ok := strings.Cut(rest, ": ")
-	if !ok || tag == "" || strings.ContainsAny(tag, " ") {
+	id, pid, msg, ok := splitTag(rest)
+	if !ok {
 		e.Message = cutMessage(rest)
 		return e
 	}
-	e.Identifier = tag
-	if i := strings.IndexByte(tag, '['); i > 0 && strings.HasSuffix(tag, "]") {
-		e.Identifier = tag[:i]
-		fmt.Sscan(tag[i+1:len(tag)-1], &e.PID)
-	}
-	e.Message = cutMessage(msg)
+	e.Identifier, e.PID, e.Message = id, pid, cutMessage(msg)
 	return e
+}
+
+// splitTag splits syslog's "TAG[PID]: MESSAGE" (or "TAG: MESSAGE") into the
+// program, its pid (0 when absent) and the message.
+func splitTag(s string) (ident string, pid int, msg string, ok bool) {
+	tag, msg, ok := strings.Cut(s, ": ")
+	if !ok || tag == "" || strings.ContainsAny(tag, " ") {
+		return "", 0, s, false
+	}
+	ident = tag
+	if i := strings.IndexByte(tag, '['); i > 0 && strings.HasSuffix(tag, "]") {
+		ident = tag[:i]
+		pid, _ = strconv.Atoi(tag[i+1 : len(tag)-1])
+	}
+	return ident, pid, msg, true
 }

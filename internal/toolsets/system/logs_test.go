@@ -157,6 +157,7 @@ func TestLogsFromFiles(t *testing.T) {
 		t.Fatalf("a file off the allowlist was read: %+v", terr)
 	}
 	empty := logsSet(t, t.TempDir(), []string{filepath.Join(dir, "absent.log")})
+	empty.kmsgPath = filepath.Join(dir, "absent-kmsg")
 	if _, terr := callLogs(t, empty, `{}`); terr == nil || terr.Code != tool.CapabilityMissing {
 		t.Fatalf("no journal and no file: %+v", terr)
 	}

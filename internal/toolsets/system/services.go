@@ -125,7 +125,7 @@ func (s *Set) systemdRunning() error {
 	}
 	if err == nil || errors.Is(err, fs.ErrNotExist) {
 		return tool.Errorf(tool.CapabilityMissing, "systemd is not the service manager on this host (%s is absent), so there are no units to list", s.systemdDir).
-			WithSuggestion("Use proc_list (name: nginx, say) or proc_tree to see which daemons run; sys_logs falls back to log files.")
+			WithSuggestion("Use proc_list (name: nginx, say) or proc_tree to see which daemons run; sys_logs falls back to log files and the kernel log.")
 	}
 	return tool.Wrap(tool.CapabilityMissing, err, "cannot tell whether systemd runs here: %v", err)
 }

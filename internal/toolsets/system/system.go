@@ -1,6 +1,6 @@
 // Package system is the system toolset of spec 002: a compact snapshot of
 // the host's health, its services (systemd over D-Bus) and its logs (the
-// journal, or allowlisted log files where there is none).
+// journal, allowlisted log files, or the kernel's log).
 package system
 
 import (
@@ -12,7 +12,8 @@ import (
 // Deps are what the system tools read the host through.
 type Deps struct {
 	Host *hostinfo.Host
-	// Exec runs journalctl for sys_logs; nil leaves only the file fallback.
+	// Exec runs journalctl for sys_logs; nil leaves only log files and the
+	// kernel log.
 	Exec *execx.Runner
 	// LogFiles are the files sys_logs may read when there is no journal
 	// ([process] log_files).
@@ -33,6 +34,8 @@ type Set struct {
 	// --directory), such as a container's or a copied machine's journal;
 	// empty reads the system journal.
 	journalDir string
+	// kmsgPath is the kernel log device sys_logs reads with source kernel.
+	kmsgPath string
 }
 
 // New builds the system toolset.
@@ -42,6 +45,7 @@ func New(d *Deps) *Set {
 		dial:        dialSystemd,
 		systemdDir:  "/run/systemd/system",
 		journalDirs: []string{"/var/log/journal", "/run/log/journal"},
+		kmsgPath:    "/dev/kmsg",
 	}
 }
 
