@@ -19,6 +19,11 @@ import (
 // smaller buffer fails with EINVAL.
 const kmsgRecordMax = 16 << 10
 
+// kmsgMaxRecords bounds one read of the kernel log: the ring buffer holds
+// far fewer, so only a flood of new messages arriving faster than they are
+// read reaches it.
+const kmsgMaxRecords = 200000
+
 // kernelLog answers from the kernel's ring buffer, as dmesg does: on hosts
 // with neither a journal nor a syslog daemon it is the only log there is,
 // and it is where OOM kills, disk and file system errors, segfaults and
@@ -46,7 +51,12 @@ func (s *Set) kernelLog(ctx context.Context, call *tool.Call, q *logQuery) (logs
 	out := logsOut{Source: "kernel"}
 	r := &ring{n: q.lines}
 	buf := make([]byte, kmsgRecordMax)
-	for {
+	overwritten := false
+	for read := 0; ; read++ {
+		if read == kmsgMaxRecords {
+			call.Warn("stopped after %d records: the kernel is logging faster than they can be read", kmsgMaxRecords)
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			return logsOut{}, err
 		}
@@ -58,7 +68,10 @@ func (s *Set) kernelLog(ctx context.Context, call *tool.Call, q *logQuery) (logs
 			continue
 		}
 		if errors.Is(err, unix.EPIPE) {
-			call.Warn("the kernel overwrote some records while they were read")
+			if !overwritten {
+				call.Warn("the kernel overwrote some records before they were read")
+				overwritten = true
+			}
 			continue
 		}
 		if errors.Is(err, unix.EAGAIN) || err == nil && n <= 0 {
@@ -112,7 +125,8 @@ func parseKmsgRecord(rec []byte, boot time.Time) (kmsgRecord, bool) {
 	if err1 != nil || err2 != nil || pri < 0 || usec < 0 {
 		return kmsgRecord{}, false
 	}
-	r := kmsgRecord{at: boot.Add(time.Duration(usec) * time.Microsecond), priority: pri & 7}
+	at := boot.Add(time.Duration(usec) * time.Microsecond).Round(time.Microsecond)
+	r := kmsgRecord{at: at, priority: pri & 7}
 	r.entry = logEntry{
 		Time:       r.at.UTC().Format(time.RFC3339Nano),
 		Priority:   priorityName(r.priority),
