@@ -63,8 +63,9 @@ func TestLogsFromKernel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Priority 4 (warning); the kernel gives it the user facility.
-	_, err = fmt.Fprintf(kmsg, "<4>hostmcp-test[%d]: %s\n", os.Getpid(), marker)
+	// Priority 5 (notice), so that it stays out of a warnings search; the
+	// kernel gives it the user facility.
+	_, err = fmt.Fprintf(kmsg, "<5>hostmcp-test[%d]: sys_logs test %s\n", os.Getpid(), marker)
 	kmsg.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +73,7 @@ func TestLogsFromKernel(t *testing.T) {
 	written := time.Now()
 
 	s := logsSet(t, t.TempDir(), nil)
-	out, terr := callLogs(t, s, `{"source":"kernel","grep":"`+marker+`","priority":"warning","since":"1h"}`)
+	out, terr := callLogs(t, s, `{"source":"kernel","grep":"`+marker+`","priority":"notice","since":"1h"}`)
 	if terr != nil {
 		t.Fatal(terr)
 	}
@@ -81,15 +82,15 @@ func TestLogsFromKernel(t *testing.T) {
 	}
 	e := out.Entries[0]
 	at, err := time.Parse(time.RFC3339Nano, e.Time)
-	if err != nil || e.Identifier != "hostmcp-test" || e.PID != os.Getpid() || e.Priority != "warning" || e.Message != marker {
+	if err != nil || e.Identifier != "hostmcp-test" || e.PID != os.Getpid() || e.Priority != "notice" || e.Message != "sys_logs test "+marker {
 		t.Fatalf("the marker's entry: %+v", e)
 	}
 	if d := at.Sub(written); d < -time.Minute || d > time.Minute {
 		t.Fatalf("the marker is dated %s, written at %s", at, written)
 	}
-	out, terr = callLogs(t, s, `{"source":"kernel","grep":"`+marker+`","priority":"err"}`)
+	out, terr = callLogs(t, s, `{"source":"kernel","grep":"`+marker+`","priority":"warning"}`)
 	if terr != nil || len(out.Entries) != 0 {
-		t.Fatalf("a warning passed priority err: %+v %v", out.Entries, terr)
+		t.Fatalf("a notice passed priority warning: %+v %v", out.Entries, terr)
 	}
 
 	// No journal, no log file: the kernel log is the fallback.
