@@ -40,7 +40,7 @@ var workflows = []workflow{
 	// The onboarding flows (spec 004 section 3.8), for a first look.
 	{"system_health", "System health (onboarding)",
 		"Give me a short health report of this machine.",
-		[]string{"mcp_run_onboarding {flow_name: system_health}: perf_info, perf_snapshot, perf_use_check and failed services in one report", "for each top suspicion, the golden workflow that drills into it"}},
+		[]string{"mcp_run_onboarding {flow_name: system_health}: perf_info, perf_snapshot, perf_use_check, failed services and (with sys_logs on) the last hour's log errors in one report", "for each top suspicion, the golden workflow that drills into it"}},
 	{"explain_repo", "Explain a repository (onboarding)",
 		"Explain this repository to me: what it is, how it builds and tests, where it starts, and what changed lately. The focus, if given, is its path.",
 		[]string{"mcp_run_onboarding {flow_name: explain_repo, path: the focus or the first root}", "fs_read the README and the main entry point for detail", "search_content for what the user asks about next"}},

@@ -114,6 +114,12 @@ func (s *Server) ToolNames() []string {
 	return names
 }
 
+// Serves reports whether the tool named name is served.
+func (s *Server) Serves(name string) bool {
+	_, ok := s.tools[name]
+	return ok
+}
+
 // Call runs one tool in-process, as `hostmcp call` does, through the same
 // runner, audit and metrics as an MCP call.
 func (s *Server) Call(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {

@@ -28,6 +28,17 @@ func (d *Dispatch) Set(c Caller) {
 	d.mu.Unlock()
 }
 
+// Serves reports whether the Caller set serves the tool named name, when it
+// can tell (server.Server can); a flow leaves out the steps of tools the
+// operator did not enable rather than report them failing.
+func (d *Dispatch) Serves(name string) bool {
+	d.mu.RLock()
+	c := d.c
+	d.mu.RUnlock()
+	s, ok := c.(interface{ Serves(string) bool })
+	return ok && s.Serves(name)
+}
+
 // Call runs the tool named name through the Caller set, if any.
 func (d *Dispatch) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
 	d.mu.RLock()

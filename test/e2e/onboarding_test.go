@@ -250,3 +250,50 @@ func TestSystemHealthFlow(t *testing.T) {
 		t.Errorf("without systemd the services step should say so: %+v", out.Steps[3])
 	}
 }
+
+// With sys_logs enabled, system_health adds the last hour's errors. On a
+// host without a journal they come from the allowlisted log file, which has
+// no priorities: the error lines are found by their words.
+func TestSystemHealthFlowWithLogs(t *testing.T) {
+	if hasJournal() {
+		t.Skip("this host has a journal, which sys_logs reads before any log file") // not on CI's machines
+	}
+	syslog := filepath.Join(t.TempDir(), "syslog")
+	at := time.Now().Add(-time.Minute).UTC().Format(time.RFC3339)
+	old := time.Now().Add(-2 * time.Hour).UTC().Format(time.RFC3339)
+	lines := old + " host app[7]: error from long ago\n" +
+		at + " host app[7]: ERROR: disk full writing /data/x\n" +
+		at + " host app[7]: all good\n"
+	if err := os.WriteFile(syslog, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx := testCtx(t)
+	cs := newEnv(t, "[tools.sys_logs]\nenabled = true\n[process]\nlog_files = [\""+syslog+"\"]\n").connectStdio(t, ctx)
+	var out struct {
+		flowView
+		Details struct {
+			LogErrors    int      `json:"log_errors"`
+			RecentErrors []string `json:"recent_errors"`
+		} `json:"details"`
+	}
+	mustEnvelope(t, ctx, cs, listTools(t, ctx, cs), "mcp_run_onboarding", map[string]any{"flow_name": "system_health"}, &out)
+	if len(out.Steps) != 5 || !out.Steps[4].OK || !strings.HasPrefix(out.Steps[4].Description, "sys_logs") {
+		t.Fatalf("steps %+v", out.Steps)
+	}
+	if out.Details.LogErrors != 1 || len(out.Details.RecentErrors) != 1 || !strings.Contains(out.Details.RecentErrors[0], "app: ERROR: disk full") ||
+		!strings.Contains(out.Summary, "1 log error(s) in the last hour") {
+		t.Fatalf("log errors: %+v, summary %q", out.Details, out.Summary)
+	}
+}
+
+func hasJournal() bool {
+	for _, dir := range []string{"/var/log/journal", "/run/log/journal"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, "*", "*.journal")); len(m) > 0 {
+			return true
+		}
+		if m, _ := filepath.Glob(filepath.Join(dir, "*.journal")); len(m) > 0 {
+			return true
+		}
+	}
+	return false
+}

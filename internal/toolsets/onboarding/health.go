@@ -1,6 +1,7 @@
 package onboarding
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -14,10 +15,19 @@ type healthDetails struct {
 	Verdict        string               `json:"verdict"`
 	TopSuspicions  []hostinfo.Suspicion `json:"top_suspicions"`
 	FailedServices []string             `json:"failed_services,omitempty"`
+	LogErrors      int                  `json:"log_errors,omitempty" jsonschema:"log entries of priority err or worse in the last hour, when sys_logs is enabled"`
+	RecentErrors   []string             `json:"recent_errors,omitempty" jsonschema:"the newest of them, with their time and source"`
 }
 
-// systemHealth is perf_info, perf_snapshot, perf_use_check and the failed
-// services, in one short report.
+// errorWords finds errors in log files, whose lines have no priority.
+const errorWords = `\b(error|errors|fail|failed|failure|fatal|panic|critical|segfault|oom|out of memory|i/o error)\b`
+
+// healthLogErrors is how many of the last hour's errors the report quotes.
+const healthLogErrors = 5
+
+// systemHealth is perf_info, perf_snapshot, perf_use_check, the failed
+// services and, where the operator enabled sys_logs, the last hour's
+// errors, in one short report.
 func (s *Set) systemHealth(ctx context.Context, _ *tool.Call) (runOut, error) {
 	out := runOut{Flow: "system_health"}
 	det := healthDetails{Status: "unknown", TopSuspicions: []hostinfo.Suspicion{}}
@@ -65,9 +75,54 @@ func (s *Set) systemHealth(ctx context.Context, _ *tool.Call) (runOut, error) {
 		out.Steps = append(out.Steps, step{"sys_services: failed units", msg, false})
 	}
 
+	if s.deps.Calls.Serves("sys_logs") {
+		out.Steps = append(out.Steps, s.logErrors(ctx, &det))
+	}
+
 	out.Summary = healthSummary(det)
 	out.Details = det
 	return out, nil
+}
+
+// logErrors asks sys_logs for the last hour's entries of priority err and
+// worse: an OOM kill, a disk error or a crashing service explains a
+// verdict the counters only hint at.
+func (s *Set) logErrors(ctx context.Context, det *healthDetails) step {
+	const what = "sys_logs: errors in the last hour"
+	var logs struct {
+		Source  string `json:"source"`
+		Entries []struct {
+			Time       string `json:"time"`
+			Identifier string `json:"identifier"`
+			Unit       string `json:"unit"`
+			Message    string `json:"message"`
+		} `json:"entries"`
+		Truncated bool `json:"truncated"`
+	}
+	args := map[string]any{"priority": "err", "since": "1h", "lines": 100}
+	if msg, ok := s.callTool(ctx, "sys_logs", args, &logs); !ok {
+		return step{what, msg, false}
+	}
+	if logs.Source == "file" { // plain log lines carry no priority: look for the words instead
+		args["grep"] = errorWords
+		delete(args, "priority")
+		if msg, ok := s.callTool(ctx, "sys_logs", args, &logs); !ok {
+			return step{what, msg, false}
+		}
+	}
+	det.LogErrors = len(logs.Entries)
+	for i := len(logs.Entries) - 1; i >= 0 && len(det.RecentErrors) < healthLogErrors; i-- {
+		e := logs.Entries[i]
+		det.RecentErrors = append(det.RecentErrors, fmt.Sprintf("%s %s: %s", e.Time, cmp.Or(e.Unit, e.Identifier, logs.Source), e.Message))
+	}
+	more := ""
+	if logs.Truncated {
+		more = " or more"
+	}
+	if det.LogErrors == 0 {
+		return step{what, fmt.Sprintf("no errors in the %s log", logs.Source), true}
+	}
+	return step{what, fmt.Sprintf("%d%s errors in the %s log; newest: %s", det.LogErrors, more, logs.Source, det.RecentErrors[0]), true}
 }
 
 func healthSummary(d healthDetails) string {
@@ -86,6 +141,9 @@ func healthSummary(d healthDetails) string {
 	}
 	if n := len(d.FailedServices); n > 0 {
 		fmt.Fprintf(&b, " %d failed service(s).", n)
+	}
+	if d.LogErrors > 0 {
+		fmt.Fprintf(&b, " %d log error(s) in the last hour.", d.LogErrors)
 	}
 	return b.String()
 }

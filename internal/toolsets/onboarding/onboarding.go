@@ -67,7 +67,7 @@ func (s *Set) run() *tool.Def {
 		Name:        "mcp_run_onboarding",
 		Kind:        tool.Mutating, // organize_downloads with apply moves files
 		Title:       "Run an onboarding flow",
-		Description: "Run a first-look flow and get its steps and a short summary: system_health (host, snapshot, USE verdict, failed services), explain_repo {path} (languages, build, tests, entry points, README, git), organize_downloads {path, apply} (sorts files into folders; dry run unless apply).",
+		Description: "Run a first-look flow and get its steps and a short summary: system_health (host, snapshot, USE verdict, failed services, recent log errors), explain_repo {path} (languages, build, tests, entry points, README, git), organize_downloads {path, apply} (sorts files into folders; dry run unless apply).",
 		Timeout:     2 * time.Minute,
 	}, s.handleRun).WithEnum("flow_name", "system_health", "explain_repo", "organize_downloads")
 }
