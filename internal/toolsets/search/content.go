@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -20,7 +22,7 @@ type contentIn struct {
 	Root           string `json:"root,omitempty" jsonschema:"directory to search; absolute, or relative to the first root; default the first root"`
 	Pattern        string `json:"pattern" jsonschema:"regular expression (Go RE2 syntax, one line at a time) or, with literal, plain text"`
 	Literal        bool   `json:"literal,omitempty" jsonschema:"treat pattern as plain text; default false"`
-	IgnoreCase     *bool  `json:"ignore_case,omitempty" jsonschema:"case-insensitive match; default true"`
+	IgnoreCase     *bool  `json:"ignore_case,omitempty" jsonschema:"case-insensitive match; default smart case: insensitive unless the pattern has an upper-case letter (as rg --smart-case)"`
 	ContextLines   *int   `json:"context_lines,omitempty" jsonschema:"lines of context before and after each hit, 0 to 10; default 3"`
 	FileGlob       string `json:"file_glob,omitempty" jsonschema:"only files matching this gitignore-style glob, e.g. *.go or src/**/*.rs; a leading ! excludes instead"`
 	MaxResults     int    `json:"max_results,omitempty" jsonschema:"hits to return, 1 to 1000; default 100; up to 10000 more go to a handle"`
@@ -55,6 +57,8 @@ type searchReq struct {
 	re    *regexp.Regexp
 	sc    *scanner
 	limit int
+	// ignoreCase is the case rule both engines apply.
+	ignoreCase bool
 }
 
 func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) (contentOut, error) {
@@ -119,8 +123,12 @@ func (s *Set) prepare(roots *fsroot.Set, in contentIn) (*searchReq, error) {
 	if in.Literal {
 		expr = regexp.QuoteMeta(expr)
 	}
+	ignoreCase := !hasUpper(in.Pattern, in.Literal)
+	if in.IgnoreCase != nil {
+		ignoreCase = *in.IgnoreCase
+	}
 	flags := "(?m)"
-	if in.IgnoreCase == nil || *in.IgnoreCase {
+	if ignoreCase {
 		flags = "(?mi)"
 	}
 	re, err := regexp.Compile(flags + expr)
@@ -150,7 +158,45 @@ func (s *Set) prepare(roots *fsroot.Set, in contentIn) (*searchReq, error) {
 		re:    re,
 		sc:    &scanner{re: re, ctx: ctxLines},
 		limit: in.MaxResults,
+
+		ignoreCase: ignoreCase,
 	}, nil
+}
+
+// hasUpper reports whether a pattern asks for upper case, as ripgrep's
+// smart case reads it: an upper-case letter in the text, not in an escape
+// (\S, \W, \pL, \p{Greek}, \x{41}), a flag group or a group name.
+func hasUpper(pattern string, literal bool) bool {
+	if literal {
+		return strings.IndexFunc(pattern, unicode.IsUpper) >= 0
+	}
+	for i := 0; i < len(pattern); {
+		r, size := utf8.DecodeRuneInString(pattern[i:])
+		switch {
+		case r == '\\' && i+1 < len(pattern):
+			esc := pattern[i+1]
+			i += 2
+			if esc == 'p' || esc == 'P' || esc == 'x' {
+				if strings.HasPrefix(pattern[i:], "{") {
+					if j := strings.IndexByte(pattern[i:], '}'); j >= 0 {
+						i += j + 1
+					}
+				} else if esc != 'x' && i < len(pattern) {
+					i++ // \pL: a one-letter class name
+				}
+			}
+			continue
+		case strings.HasPrefix(pattern[i:], "(?"):
+			if j := strings.IndexAny(pattern[i:], ":)>"); j >= 0 {
+				i += j + 1
+				continue
+			}
+		case unicode.IsUpper(r):
+			return true
+		}
+		i += size
+	}
+	return false
 }
 
 // contentRg lets ripgrep find candidate lines (walking, ignore files,
@@ -163,7 +209,7 @@ func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn) ([]Hi
 	if in.Literal {
 		args = append(args, "--fixed-strings")
 	}
-	if in.IgnoreCase == nil || *in.IgnoreCase {
+	if req.ignoreCase {
 		args = append(args, "--ignore-case")
 	}
 	args = append(args, "--regexp="+in.Pattern)

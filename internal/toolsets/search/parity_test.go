@@ -100,6 +100,9 @@ func TestEnginesAgree(t *testing.T) {
 	contentCases := []map[string]any{
 		{"pattern": "needle"},
 		{"pattern": "needle", "ignore_case": f, "context_lines": zero},
+		{"pattern": "Needle"}, // smart case: only "Needle y"
+		{"pattern": "Needle", "ignore_case": tr},
+		{"pattern": `\W+ NEEDLE`},
 		{"pattern": "needle", "context_lines": two},
 		{"pattern": "needle", "include_hidden": tr},
 		{"pattern": "needle", "include_ignored": tr},
@@ -117,6 +120,7 @@ func TestEnginesAgree(t *testing.T) {
 		{"pattern": "needle", "max_results": 3},
 		{"pattern": "", "file_glob": "ctx.txt", "context_lines": zero},
 	}
+	smartCaseHits := map[string]int{"Needle": 1, `\W+ NEEDLE`: 1}
 	for _, c := range contentCases {
 		t.Run(fmt.Sprint(c), func(t *testing.T) {
 			c["engine"] = "rg"
@@ -133,6 +137,11 @@ func TestEnginesAgree(t *testing.T) {
 			t.Logf("%d hits", g.TotalHits)
 			if g.TotalHits == 0 {
 				t.Errorf("no hits at all: the case tests nothing")
+			}
+			// Smart case: an upper-case letter outside escapes makes the
+			// match case-sensitive.
+			if p, _ := c["pattern"].(string); len(c) == 2 && smartCaseHits[p] != 0 && g.TotalHits != smartCaseHits[p] {
+				t.Errorf("%q: %d hits, want %d", p, g.TotalHits, smartCaseHits[p])
 			}
 		})
 	}
