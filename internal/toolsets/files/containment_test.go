@@ -162,6 +162,7 @@ func TestContainment(t *testing.T) {
 			attempt{"fs_write", map[string]any{"path": p, "content": "pwned"}, false},
 			attempt{"fs_write", map[string]any{"path": p, "content": "pwned", "mode": "append"}, false},
 			attempt{"fs_list", map[string]any{"path": p}, false},
+			attempt{"fs_list", map[string]any{"path": p, "dir_sizes": true}, false},
 			attempt{"fs_mkdirs", map[string]any{"path": p + "/new"}, false},
 			attempt{"fs_move", map[string]any{"source": "in.txt", "target": p}, false},
 			// Last: these remove a link (never its target), which is allowed.
@@ -194,6 +195,7 @@ func TestContainment(t *testing.T) {
 		attempt{"fs_write", map[string]any{"path": "hard", "content": "pwned", "mode": "append"}, false},
 		attempt{"fs_write", map[string]any{"path": "hard", "content": "mine", "allow_hardlink": true}, true},
 		attempt{"fs_list", map[string]any{"path": ".", "depth": 10, "include_hidden": true}, true},
+		attempt{"fs_list", map[string]any{"path": ".", "depth": 0, "dir_sizes": true, "sort": "size"}, true},
 		attempt{"fs_delete", map[string]any{"path": ".", "recursive": true}, false},
 		attempt{"fs_delete", map[string]any{"path": f.root, "recursive": true, "dry_run": true}, false},
 		attempt{"fs_delete", map[string]any{"path": f.base, "recursive": true}, false},
@@ -250,6 +252,7 @@ func TestContainmentSwap(t *testing.T) {
 		f.call(t, "search_files", map[string]any{"pattern": "secret", "engine": eng})
 		f.call(t, "fs_read", map[string]any{"path": "swap/secret.txt"})
 		f.call(t, "fs_list", map[string]any{"path": "swap"})
+		f.call(t, "fs_list", map[string]any{"path": ".", "dir_sizes": true})
 	}
 	stop.Store(true)
 	<-done

@@ -3,6 +3,7 @@ package files
 import (
 	"context"
 	"io/fs"
+	"math"
 	"path"
 	"strings"
 	"time"
@@ -21,6 +22,8 @@ type listIn struct {
 	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"include names starting with a dot; default false"`
 	FileGlob      string `json:"file_glob,omitempty" jsonschema:"keep only files whose name (or path relative to path, when the glob has a /) matches, e.g. *.go; directories are always shown"`
 	MaxEntries    int    `json:"max_entries,omitempty" jsonschema:"entries to return, 1 to 5000; default 500; the full list goes to a handle"`
+	DirSizes      bool   `json:"dir_sizes,omitempty" jsonschema:"also total the disk space under each directory listed, like du -x (whole tree, hidden files included, this file system only); walks everything below path, so slower"`
+	Sort          string `json:"sort,omitempty" jsonschema:"name (default: tree order) or size (largest first: du_bytes with dir_sizes, else size_bytes), to find what fills a disk"`
 }
 
 // entry is one listed file system object.
@@ -30,6 +33,8 @@ type entry struct {
 	SizeBytes  int64  `json:"size_bytes,omitempty"`
 	MtimeISO   string `json:"mtime_iso,omitempty"`
 	LinkTarget string `json:"link_target,omitempty" jsonschema:"a symlink's target, shown only when it stays inside the root"`
+	DuBytes    *int64 `json:"du_bytes,omitempty" jsonschema:"with dir_sizes: disk space used, a directory's whole tree or a file's allocated blocks"`
+	DuFiles    *int   `json:"du_files,omitempty" jsonschema:"with dir_sizes, for a directory: regular files in its tree"`
 }
 
 type listOut struct {
@@ -37,8 +42,11 @@ type listOut struct {
 	Entries      []entry `json:"entries"`
 	TotalEntries int     `json:"total_entries" jsonschema:"entries found (a lower bound when complete is false)"`
 	Truncated    bool    `json:"truncated"`
-	Complete     bool    `json:"complete" jsonschema:"false when the walk stopped at 100000 entries"`
+	Complete     bool    `json:"complete" jsonschema:"false when the walk stopped early: at 100000 entries, or out of time with dir_sizes"`
 	Handle       string  `json:"handle,omitempty" jsonschema:"every entry found, one JSON object per line, for handle_read"`
+	DuBytes      *int64  `json:"du_bytes,omitempty" jsonschema:"with dir_sizes: disk space used under path on its file system"`
+	DuFiles      *int    `json:"du_files,omitempty" jsonschema:"with dir_sizes: regular files under path"`
+	SizesPartial bool    `json:"sizes_partial,omitempty" jsonschema:"with dir_sizes: the walk ran out of time, so sizes are lower bounds"`
 }
 
 func (s *Set) list() *tool.Def {
@@ -46,8 +54,8 @@ func (s *Set) list() *tool.Def {
 		Name:        "fs_list",
 		Kind:        tool.ReadOnly,
 		Title:       "List a directory tree",
-		Description: "List entries under a directory inside the allowed roots, to a depth, with type, size and mtime; symlinks are shown, never followed.",
-	}, s.handleList).WithRange("depth", 0, 10).WithRange("max_entries", 0, 5000)
+		Description: "List entries under a directory inside the allowed roots, to a depth, with type, size and mtime; symlinks are shown, never followed; dir_sizes and sort size find what fills a disk (du).",
+	}, s.handleList).WithRange("depth", 0, 10).WithRange("max_entries", 0, 5000).WithEnum("sort", "name", "size")
 }
 
 func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listOut, error) {
@@ -79,13 +87,33 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	if err != nil {
 		return listOut{}, err
 	}
+	dirInfo, err := d.Stat()
 	d.Close()
+	if err != nil {
+		return listOut{}, tool.Wrap(tool.ExecutionFailed, err, "%s: %v", in.Path, err)
+	}
 	var all []entry
-	complete := true
+	var z *sizer
+	walkDepth := depth
+	if in.DirSizes {
+		z = newSizer(ctx, depth, dirInfo)
+		walkDepth = math.MaxInt // sizes need the whole tree; only depth is listed
+	}
+	capped := false
 	skipped := 0
-	err = walk(ctx, loc, depth, func(rel string, de fs.DirEntry) error {
+	err = walk(ctx, loc, walkDepth, func(rel string, de fs.DirEntry) error {
+		var du int64
+		if z != nil {
+			var err error
+			if du, err = z.add(rel, de); err != nil {
+				return err
+			}
+		}
+		if strings.Count(rel, "/") > depth || hiddenBelow(rel, in.IncludeHidden) {
+			return nil // walked for sizes only
+		}
 		if !in.IncludeHidden && strings.HasPrefix(de.Name(), ".") {
-			if de.IsDir() {
+			if de.IsDir() && z == nil {
 				return fs.SkipDir
 			}
 			return nil
@@ -94,20 +122,41 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 			return nil
 		}
 		if len(all) == walkCap {
-			complete = false
+			capped = true
+			if z != nil {
+				return nil // keep sizing
+			}
 			return fs.SkipAll
 		}
-		all = append(all, describe(loc, rel, de))
+		e := describe(loc, rel, de)
+		if z != nil && !de.IsDir() {
+			e.DuBytes = &du
+		}
+		all = append(all, e)
 		return nil
 	}, &skipped)
 	if err != nil {
 		return listOut{}, err
 	}
+	var sizes sizeSummary
+	if z != nil {
+		sizes = z.fill(all)
+		if z.stopped {
+			call.Warn("the walk ran out of time: sizes are lower bounds and entries may be missing; list a subdirectory")
+		}
+		if z.otherFS > 0 {
+			call.Warn("%d mount points below were not descended into: their file systems are not counted", z.otherFS)
+		}
+	}
+	if in.Sort == "size" {
+		sortBySize(all)
+	}
 	if skipped > 0 {
 		call.Warn("%d directories could not be read (permission denied or removed during the walk)", skipped)
 	}
-	out := listOut{Dir: loc.Abs(), Entries: all, TotalEntries: len(all), Complete: complete}
-	if !complete {
+	out := listOut{Dir: loc.Abs(), Entries: all, TotalEntries: len(all), Complete: !capped && !sizes.partial,
+		DuBytes: sizes.bytes, DuFiles: sizes.files, SizesPartial: sizes.partial}
+	if capped {
 		call.Warn("the walk stopped at %d entries; list a subdirectory or lower depth", walkCap)
 	}
 	if len(all) > in.MaxEntries {
