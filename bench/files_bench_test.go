@@ -190,3 +190,23 @@ func BenchmarkRgConfinement(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFsListDirSizesGoSrc is fs_list's du mode over a copy of
+// $(go env GOROOT)/src (about 13,000 entries) through the stdio client,
+// against du -sx over the same tree in the same run.
+func BenchmarkFsListDirSizesGoSrc(b *testing.B) {
+	src := goSrc(b)
+	cs, _ := connectRoot(b, src)
+	b.Run("fs_list", func(b *testing.B) {
+		loopLatency(b, func() {
+			callTool(b, cs, "fs_list", map[string]any{"depth": 0, "dir_sizes": true, "sort": "size", "max_entries": 20})
+		})
+	})
+	b.Run("du-direct", func(b *testing.B) {
+		loopLatency(b, func() {
+			if out, err := exec.Command("du", "-x", "--max-depth=1", "--block-size=1", src).CombinedOutput(); err != nil {
+				b.Fatalf("du: %v %s", err, out)
+			}
+		})
+	})
+}
