@@ -33,6 +33,8 @@ want ripgrep rg
 want iproute2 ip
 want procps ps
 want util-linux nsenter
+want mount mount                                             # the full file system scenario loop-mounts an image
+want e2fsprogs mkfs.ext4                                     # ... made with mkfs.ext4
 want patch patch                                             # edit's comparison with GNU patch
 want diffutils diff
 want git git                                                 # explain_repo, and edit's tests

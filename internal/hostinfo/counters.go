@@ -129,6 +129,9 @@ type Gauges struct {
 	mem      memGauge
 	Pressure map[string]PSIStats // "cpu", "memory", "io"; empty without PSI
 	Sockstat map[string]int64    // sockstat and sockstat6 ("TCP.inuse", "TCP6.inuse")
+	// Filesystems, when the caller read them (Host.Filesystems), are
+	// passed through to the snapshot.
+	Filesystems []FilesystemUse
 }
 
 type memGauge struct {

@@ -19,6 +19,8 @@ type PerfSnapshot struct {
 	IO         PerfIO      `json:"io"`
 	Network    PerfNetwork `json:"network"`
 	Pressure   *Pressure   `json:"pressure,omitempty"`
+	// Filesystems is the capacity of each real mount (df), read once.
+	Filesystems []FilesystemUse `json:"filesystems,omitempty"`
 }
 
 // PerfCPU is CPU utilisation, run queue and scheduler rates.
@@ -198,6 +200,7 @@ func BuildPerfSnapshot(in SnapshotInput) PerfSnapshot {
 	s.IO.Devices = ioDevices(a, b, dt)
 	s.Network = networkSection(a, b, dt)
 	s.Pressure = pressureSection(in.Gauges.Pressure)
+	s.Filesystems = in.Gauges.Filesystems
 	return s
 }
 

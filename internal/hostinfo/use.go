@@ -3,6 +3,7 @@ package hostinfo
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -32,7 +33,7 @@ type UseSummary struct {
 
 // Suspicion is one metric over its threshold, with the evidence.
 type Suspicion struct {
-	Resource  string  `json:"resource"`  // cpu, memory, disk, network, or cgroup for perf_cgroup_summary
+	Resource  string  `json:"resource"`  // cpu, memory, disk, network, filesystem, or cgroup for perf_cgroup_summary
 	Dimension string  `json:"dimension"` // utilization, saturation or errors
 	Metric    string  `json:"metric"`
 	Value     float64 `json:"value"`
@@ -44,12 +45,15 @@ type Suspicion struct {
 	Detail     string  `json:"detail"`
 }
 
-// UseResources are the four resources of the USE method.
+// UseResources are the resources the USE check judges: the four of spec
+// 000 and file system capacity.
 type UseResources struct {
 	CPU     UseMetrics `json:"cpu"`
 	Memory  UseMetrics `json:"memory"`
 	Disk    UseMetrics `json:"disk"`
 	Network UseMetrics `json:"network"`
+	// Filesystem is capacity: space and inodes used, and recorded errors.
+	Filesystem UseMetrics `json:"filesystem"`
 }
 
 // UseMetrics are one resource's utilisation, saturation and errors.
@@ -98,6 +102,12 @@ var (
 	ThreshRetransmit   = Threshold{Metric: "tcp_retransmit_percent", Warn: 1, Crit: 5}
 	ThreshPSISome      = Threshold{Metric: "psi_%s_some_avg10", Warn: 10, Crit: 25}
 	ThreshPSIFull      = Threshold{Metric: "psi_%s_full_avg10", Warn: 5, Crit: 15}
+	// File system capacity has no row in appendix B. A full file system
+	// fails writes outright, so the bar is df's usual alarm levels; errors
+	// ext4 recorded since the last fsck are a warning (they may be old).
+	ThreshFSUsed   = Threshold{Metric: "filesystem_used_percent", Warn: 85, Crit: 95}
+	ThreshFSInodes = Threshold{Metric: "filesystem_inodes_used_percent", Warn: 85, Crit: 95}
+	ThreshFSErrors = Threshold{Metric: "filesystem_errors", Warn: 0, Crit: math.Inf(1)}
 )
 
 // MinRetransSegs is the fewest segments sent in the interval for which a

@@ -89,8 +89,39 @@ func AnalyzeUSE(s PerfSnapshot) UseCheck {
 	add(sat...)
 	add(errs...)
 	r.Network = metrics(util, sat, maxNet, drops, errs, nerrs+tcp.Retransmits, "")
+	r.Filesystem = filesystemUSE(s.Filesystems, add)
 
 	return UseCheck{Summary: summarize(all), Resources: r}
+}
+
+// filesystemUSE judges capacity: space and inodes used on each real mount,
+// and the errors ext4 recorded. Capacity has no saturation of its own: a
+// full file system fails writes (ENOSPC), which is its utilisation at 100%.
+func filesystemUSE(fss []FilesystemUse, add func(...finding) []finding) UseMetrics {
+	var util, errs []finding
+	var maxUsed, nerrs float64
+	for _, f := range fss {
+		util = append(util, check("filesystem", "utilization", ThreshFSUsed, ThreshFSUsed.Metric, f.UsedPercent,
+			fmt.Sprintf("%s %.0f%% full (%s free of %s, %s)", f.Mount, f.UsedPercent, bytesIEC(f.AvailBytes), bytesIEC(f.TotalBytes), f.Device)))
+		util = append(util, check("filesystem", "utilization", ThreshFSInodes, ThreshFSInodes.Metric, f.InodesUsedPercent,
+			fmt.Sprintf("%s %.0f%% of inodes used", f.Mount, f.InodesUsedPercent)))
+		maxUsed = max(maxUsed, f.UsedPercent, f.InodesUsedPercent)
+		if f.Errors != nil {
+			nerrs += float64(*f.Errors)
+			detail := fmt.Sprintf("%s (%s): %d errors recorded since the last fsck", f.Mount, f.Device, *f.Errors)
+			if f.LastErrorTime != "" {
+				detail += ", the last at " + f.LastErrorTime
+			}
+			errs = append(errs, check("filesystem", "errors", ThreshFSErrors, ThreshFSErrors.Metric, float64(*f.Errors), detail))
+		}
+	}
+	if len(util) == 0 {
+		util = []finding{{Suspicion: Suspicion{Severity: StatusOK, Detail: "no file system capacity was read"}, ok: true}}
+	}
+	sat := []finding{{Suspicion: Suspicion{Severity: StatusOK, Detail: "capacity has no saturation: a full file system fails writes"}, ok: true}}
+	add(util...)
+	add(errs...)
+	return metrics(util, sat, maxUsed, 0, errs, nerrs, "only ext2/3/4 record errors where the kernel shows them")
 }
 
 // psiChecks judges a resource's PSI avg10 lines; CPU's "full" means nothing

@@ -78,6 +78,11 @@ func (s *Set) snapshot(ctx context.Context, call *tool.Call, d time.Duration, pe
 	if err != nil {
 		return hostinfo.PerfSnapshot{}, err
 	}
+	fss, warns := s.deps.Host.Filesystems(ctx, nil)
+	for _, w := range warns {
+		call.Warn("%s", w)
+	}
+	sm.gauges.Filesystems = fss
 	return hostinfo.BuildPerfSnapshot(hostinfo.SnapshotInput{
 		Before: sm.before, After: sm.after, Gauges: sm.gauges, RunQueue: sm.runQueue, PerCPU: perCPU,
 	}), nil

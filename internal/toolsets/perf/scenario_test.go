@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
@@ -219,6 +221,75 @@ func TestScenarioNetworkLoss(t *testing.T) {
 	nh := tooltest.MustRun[hostinfo.NetHealth](t, context.Background(), newSet().netHealth(), map[string]any{"pid": sender.Process.Pid, "interval_ms": 3000})
 	if nh.TCP == nil || !suspected(nh.Summary, "network", "") {
 		t.Fatalf("TCP over a lossy link: verdict %q %+v tcp %+v", nh.Summary.Verdict, nh.Summary.TopSuspicions, nh.TCP)
+	}
+}
+
+// A full file system that recorded an error: a small ext4 image,
+// loop-mounted, filled past 95% and made to record an error through its
+// trigger_fs_error knob (a throwaway file system, never the host's).
+func TestScenarioFilesystemFull(t *testing.T) {
+	testutil.ExclusiveLoad(t)
+	testutil.RequireRoot(t)
+	mkfs := testutil.RequireBinary(t, "mkfs.ext4")
+	dir := t.TempDir()
+	img, mnt := filepath.Join(dir, "fs.img"), filepath.Join(dir, "mnt")
+	if err := os.Mkdir(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(mkfs, "-q", "-F", img, "16M").CombinedOutput(); err != nil {
+		t.Fatalf("mkfs.ext4: %v %s", err, out)
+	}
+	if out, err := exec.Command("mount", "-o", "loop,errors=continue", img, mnt).CombinedOutput(); err != nil {
+		testutil.Missing(t, "cannot loop-mount an ext4 image: %v %s", err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v %s", mnt, err, out)
+		}
+	})
+	var st unix.Statfs_t
+	if err := unix.Statfs(mnt, &st); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(mnt, "fill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = unix.Fallocate(int(f.Fd()), 0, 0, int64(st.Bavail)*st.Bsize-64<<10)
+	f.Close()
+	if err != nil {
+		t.Fatalf("filling the file system: %v", err)
+	}
+	var fi unix.Stat_t
+	if err := unix.Stat(mnt, &fi); err != nil {
+		t.Fatal(err)
+	}
+	dev, err := os.Readlink(fmt.Sprintf("/sys/dev/block/%d:%d", unix.Major(fi.Dev), unix.Minor(fi.Dev)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	knob := filepath.Join("/sys/fs/ext4", filepath.Base(dev))
+	if err := os.WriteFile(filepath.Join(knob, "trigger_fs_error"), []byte("hostmcp test error"), 0); err != nil {
+		testutil.Missing(t, "cannot make ext4 record an error: %v", err)
+	}
+	for i := 0; ; i++ { // the count reaches the superblock from a work queue
+		if b, _ := os.ReadFile(filepath.Join(knob, "errors_count")); strings.TrimSpace(string(b)) != "0" || i == 50 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	u := useCheck(t, newSet())
+	var full, errs bool
+	for _, x := range u.Summary.TopSuspicions {
+		if x.Resource != "filesystem" || !strings.Contains(x.Detail, mnt) {
+			continue
+		}
+		full = full || x.Metric == hostinfo.ThreshFSUsed.Metric && x.Severity == "critical"
+		errs = errs || x.Metric == hostinfo.ThreshFSErrors.Metric && x.Value >= 1
+	}
+	if !full || !errs || u.Summary.Status != "critical" {
+		t.Fatalf("a full ext4 with an error at %s, verdict %q %+v", mnt, u.Summary.Verdict, u.Summary.TopSuspicions)
 	}
 }
 

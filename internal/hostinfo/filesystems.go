@@ -1,0 +1,69 @@
+package hostinfo
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// FilesystemUse is a mounted file system's capacity as df shows it, with
+// the error count ext4 keeps in its superblock (since the last fsck) where
+// the kernel exposes it.
+type FilesystemUse struct {
+	Disk
+	Errors        *uint64 `json:"errors,omitempty"`          // ext2/3/4: errors recorded since the last fsck
+	LastErrorTime string  `json:"last_error_time,omitempty"` // RFC 3339, when Errors > 0
+}
+
+// Filesystems reads the capacity of every real mount (one per device, no
+// pseudo file systems), bounded against hung network mounts as the
+// snapshot is, and the ext4 error counts.
+func (h *Host) Filesystems(ctx context.Context, statfs func(string) (Statfs, error)) ([]FilesystemUse, []string) {
+	var w warnings
+	mounts, err := h.mountInfo(h.procPath("self", "mountinfo"))
+	if err != nil {
+		w.add("file systems unknown: %v", err)
+		return nil, w
+	}
+	if statfs == nil {
+		statfs = unixStatfs
+	}
+	real := realMounts(mounts)
+	byPoint := map[string]mountInfo{}
+	for _, m := range real {
+		byPoint[m.MountPoint] = m
+	}
+	out := []FilesystemUse{}
+	for _, d := range diskUsage(ctx, real, statfs, defaultStatfsTimeout, &w) {
+		fu := FilesystemUse{Disk: d}
+		if m := byPoint[d.Mount]; strings.HasPrefix(m.FSType, "ext") {
+			fu.Errors, fu.LastErrorTime = h.ext4Errors(m.Dev)
+		}
+		out = append(out, fu)
+	}
+	return out, w
+}
+
+// ext4Errors reads /sys/fs/ext4/<device>/errors_count and last_error_time
+// for the block device dev ("major:minor"), named as the kernel names it
+// (/sys/dev/block/<dev> links to it).
+func (h *Host) ext4Errors(dev string) (*uint64, string) {
+	link, err := os.Readlink(h.sysPath("dev", "block", dev))
+	if err != nil {
+		return nil, ""
+	}
+	dir := h.sysPath("fs", "ext4", filepath.Base(link))
+	n, err := readUint(filepath.Join(dir, "errors_count"))
+	if err != nil {
+		return nil, ""
+	}
+	last := ""
+	if n > 0 {
+		if t, err := readUint(filepath.Join(dir, "last_error_time")); err == nil && t > 0 {
+			last = time.Unix(int64(t), 0).UTC().Format(time.RFC3339)
+		}
+	}
+	return &n, last
+}
