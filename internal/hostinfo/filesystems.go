@@ -15,7 +15,13 @@ type FilesystemUse struct {
 	Disk
 	Errors        *uint64 `json:"errors,omitempty"`          // ext2/3/4: errors recorded since the last fsck
 	LastErrorTime string  `json:"last_error_time,omitempty"` // RFC 3339, when Errors > 0
+	// DeletedOpen is looked for only on a file system over the warning
+	// threshold: what deleting more files there would not free.
+	DeletedOpen *DeletedOpen `json:"deleted_open,omitempty"`
 }
+
+// deletedScanBudget bounds the look for deleted open files.
+const deletedScanBudget = 300 * time.Millisecond
 
 // Filesystems reads the capacity of every real mount (one per device, no
 // pseudo file systems), bounded against hung network mounts as the
@@ -36,12 +42,23 @@ func (h *Host) Filesystems(ctx context.Context, statfs func(string) (Statfs, err
 		byPoint[m.MountPoint] = m
 	}
 	out := []FilesystemUse{}
+	var full []string
 	for _, d := range diskUsage(ctx, real, statfs, defaultStatfsTimeout, &w) {
+		m := byPoint[d.Mount]
 		fu := FilesystemUse{Disk: d}
-		if m := byPoint[d.Mount]; strings.HasPrefix(m.FSType, "ext") {
+		if strings.HasPrefix(m.FSType, "ext") {
 			fu.Errors, fu.LastErrorTime = h.ext4Errors(m.Dev)
 		}
+		if d.UsedPercent > ThreshFSUsed.Warn {
+			full = append(full, m.Dev)
+		}
 		out = append(out, fu)
+	}
+	if len(full) > 0 {
+		found := h.FindDeletedOpen(full, deletedScanBudget)
+		for i := range out {
+			out[i].DeletedOpen = found[byPoint[out[i].Mount].Dev]
+		}
 	}
 	return out, w
 }

@@ -1,6 +1,14 @@
 package hostinfo
 
-import "testing"
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
 
 // File system capacity in the USE check: a nearly full mount is critical,
 // a mount short of inodes a warning, recorded ext4 errors a warning with
@@ -10,7 +18,8 @@ func TestFilesystemUSE(t *testing.T) {
 	three, none := uint64(3), uint64(0)
 	s := PerfSnapshot{Filesystems: []FilesystemUse{
 		{Disk: Disk{Mount: "/", Device: "/dev/vda", UsedPercent: 40, InodesUsedPercent: 10}, Errors: &none},
-		{Disk: Disk{Mount: "/var", Device: "/dev/vdb", UsedPercent: 97.5, InodesUsedPercent: 20, AvailBytes: 1 << 20, TotalBytes: 40 << 20}},
+		{Disk: Disk{Mount: "/var", Device: "/dev/vdb", UsedPercent: 97.5, InodesUsedPercent: 20, AvailBytes: 1 << 20, TotalBytes: 40 << 20},
+			DeletedOpen: &DeletedOpen{Bytes: 3 << 20, Files: 2, Holders: []string{"pid 7 (app) /var/log/app.log (deleted), 2.0 MiB", "pid 8 (x) /var/tmp/y (deleted), 1.0 MiB"}}},
 		{Disk: Disk{Mount: "/srv", Device: "/dev/vdc", UsedPercent: 50, InodesUsedPercent: 90}, Errors: &three, LastErrorTime: "2026-11-25T10:00:00Z"},
 	}}
 	u := AnalyzeUSE(s)
@@ -21,7 +30,7 @@ func TestFilesystemUSE(t *testing.T) {
 		}
 	}
 	want := []string{
-		"critical filesystem_used_percent /var 98% full (1.0 MiB free of 40.0 MiB, /dev/vdb)",
+		"critical filesystem_used_percent /var 98% full (1.0 MiB free of 40.0 MiB, /dev/vdb); 3.0 MiB held by 2 deleted files still open, the largest pid 7 (app) /var/log/app.log (deleted), 2.0 MiB",
 		"warning filesystem_errors /srv (/dev/vdc): 3 errors recorded since the last fsck, the last at 2026-11-25T10:00:00Z",
 		"warning filesystem_inodes_used_percent /srv 90% of inodes used",
 	}
@@ -39,5 +48,32 @@ func TestFilesystemUSE(t *testing.T) {
 	}
 	if e := AnalyzeUSE(PerfSnapshot{}).Resources.Filesystem; e.Utilization.Status != StatusOK || e.Errors.Status != StatusOK {
 		t.Errorf("no file systems read: %+v", e)
+	}
+}
+
+// A file deleted while this test holds it open is found on its file
+// system, with this process named as its holder.
+func TestFindDeletedOpen(t *testing.T) {
+	t.Parallel()
+	f, err := os.CreateTemp(t.TempDir(), "held-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(make([]byte, 16<<20)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		t.Fatal(err)
+	}
+	dev := fmt.Sprintf("%d:%d", unix.Major(st.Dev), unix.Minor(st.Dev))
+	got := New(Roots{}).FindDeletedOpen([]string{dev}, 5*time.Second)[dev]
+	me := fmt.Sprintf("pid %d (%s) %s (deleted)", os.Getpid(), New(Roots{}).comm(os.Getpid()), f.Name())
+	if got == nil || got.Files < 1 || got.Bytes < 16<<20 || got.Partial || len(got.Holders) == 0 || !strings.HasPrefix(got.Holders[0], me) {
+		t.Fatalf("deleted open files on %s: %+v; want %q first", dev, got, me)
 	}
 }

@@ -101,14 +101,17 @@ func filesystemUSE(fss []FilesystemUse, add func(...finding) []finding) UseMetri
 	var util, errs []finding
 	var maxUsed, nerrs float64
 	for _, f := range fss {
-		util = append(util, check("filesystem", "utilization", ThreshFSUsed, ThreshFSUsed.Metric, f.UsedPercent,
-			fmt.Sprintf("%s %.0f%% full (%s free of %s, %s)", f.Mount, f.UsedPercent, bytesIEC(f.AvailBytes), bytesIEC(f.TotalBytes), f.Device)))
+		detail := fmt.Sprintf("%s %.0f%% full (%s free of %s, %s)", f.Mount, f.UsedPercent, bytesIEC(f.AvailBytes), bytesIEC(f.TotalBytes), f.Device)
+		if d := f.DeletedOpen; d != nil && d.Files > 0 {
+			detail += fmt.Sprintf("; %s held by %d deleted files still open, the largest %s", bytesIEC(d.Bytes), d.Files, d.Holders[0])
+		}
+		util = append(util, check("filesystem", "utilization", ThreshFSUsed, ThreshFSUsed.Metric, f.UsedPercent, detail))
 		util = append(util, check("filesystem", "utilization", ThreshFSInodes, ThreshFSInodes.Metric, f.InodesUsedPercent,
 			fmt.Sprintf("%s %.0f%% of inodes used", f.Mount, f.InodesUsedPercent)))
 		maxUsed = max(maxUsed, f.UsedPercent, f.InodesUsedPercent)
 		if f.Errors != nil {
 			nerrs += float64(*f.Errors)
-			detail := fmt.Sprintf("%s (%s): %d errors recorded since the last fsck", f.Mount, f.Device, *f.Errors)
+			detail = fmt.Sprintf("%s (%s): %d errors recorded since the last fsck", f.Mount, f.Device, *f.Errors)
 			if f.LastErrorTime != "" {
 				detail += ", the last at " + f.LastErrorTime
 			}

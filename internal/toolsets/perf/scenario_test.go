@@ -225,8 +225,9 @@ func TestScenarioNetworkLoss(t *testing.T) {
 }
 
 // A full file system that recorded an error: a small ext4 image,
-// loop-mounted, filled past 95% and made to record an error through its
-// trigger_fs_error knob (a throwaway file system, never the host's).
+// loop-mounted, holding a deleted file still open, filled past 95% and
+// made to record an error through its trigger_fs_error knob (a throwaway
+// file system, never the host's).
 func TestScenarioFilesystemFull(t *testing.T) {
 	testutil.ExclusiveLoad(t)
 	testutil.RequireRoot(t)
@@ -247,6 +248,18 @@ func TestScenarioFilesystemFull(t *testing.T) {
 			t.Errorf("umount %s: %v %s", mnt, err, out)
 		}
 	})
+	// A log deleted while still open: space df counts and du cannot find.
+	held, err := os.Create(filepath.Join(mnt, "app.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if _, err := held.Write(make([]byte, 2<<20)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(held.Name()); err != nil {
+		t.Fatal(err)
+	}
 	var st unix.Statfs_t
 	if err := unix.Statfs(mnt, &st); err != nil {
 		t.Fatal(err)
@@ -285,7 +298,8 @@ func TestScenarioFilesystemFull(t *testing.T) {
 		if x.Resource != "filesystem" || !strings.Contains(x.Detail, mnt) {
 			continue
 		}
-		full = full || x.Metric == hostinfo.ThreshFSUsed.Metric && x.Severity == "critical"
+		full = full || x.Metric == hostinfo.ThreshFSUsed.Metric && x.Severity == "critical" &&
+			strings.Contains(x.Detail, fmt.Sprintf("deleted files still open, the largest pid %d ", os.Getpid()))
 		errs = errs || x.Metric == hostinfo.ThreshFSErrors.Metric && x.Value >= 1
 	}
 	if !full || !errs || u.Summary.Status != "critical" {
