@@ -36,14 +36,14 @@ func (h *Host) Filesystems(ctx context.Context, statfs func(string) (Statfs, err
 	if statfs == nil {
 		statfs = unixStatfs
 	}
-	real := realMounts(mounts)
+	devMounts := realMounts(mounts)
 	byPoint := map[string]mountInfo{}
-	for _, m := range real {
+	for _, m := range devMounts {
 		byPoint[m.MountPoint] = m
 	}
 	out := []FilesystemUse{}
 	var full []string
-	for _, d := range diskUsage(ctx, real, statfs, defaultStatfsTimeout, &w) {
+	for _, d := range diskUsage(ctx, devMounts, statfs, defaultStatfsTimeout, &w) {
 		m := byPoint[d.Mount]
 		fu := FilesystemUse{Disk: d}
 		if strings.HasPrefix(m.FSType, "ext") {
