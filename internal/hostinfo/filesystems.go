@@ -26,15 +26,12 @@ const deletedScanBudget = 300 * time.Millisecond
 // Filesystems reads the capacity of every real mount (one per device, no
 // pseudo file systems), bounded against hung network mounts as the
 // snapshot is, and the ext4 error counts.
-func (h *Host) Filesystems(ctx context.Context, statfs func(string) (Statfs, error)) ([]FilesystemUse, []string) {
+func (h *Host) Filesystems(ctx context.Context) ([]FilesystemUse, []string) {
 	var w warnings
 	mounts, err := h.mountInfo(h.procPath("self", "mountinfo"))
 	if err != nil {
 		w.add("file systems unknown: %v", err)
 		return nil, w
-	}
-	if statfs == nil {
-		statfs = unixStatfs
 	}
 	devMounts := realMounts(mounts)
 	byPoint := map[string]mountInfo{}
@@ -43,7 +40,7 @@ func (h *Host) Filesystems(ctx context.Context, statfs func(string) (Statfs, err
 	}
 	out := []FilesystemUse{}
 	var full []string
-	for _, d := range diskUsage(ctx, devMounts, statfs, defaultStatfsTimeout, &w) {
+	for _, d := range diskUsage(ctx, devMounts, unixStatfs, defaultStatfsTimeout, &w) {
 		m := byPoint[d.Mount]
 		fu := FilesystemUse{Disk: d}
 		if strings.HasPrefix(m.FSType, "ext") {

@@ -78,7 +78,7 @@ func (s *Set) snapshot(ctx context.Context, call *tool.Call, d time.Duration, pe
 	if err != nil {
 		return hostinfo.PerfSnapshot{}, err
 	}
-	fss, warns := s.deps.Host.Filesystems(ctx, nil)
+	fss, warns := s.deps.Host.Filesystems(ctx)
 	for _, w := range warns {
 		call.Warn("%s", w)
 	}
