@@ -1,6 +1,7 @@
 package hostinfo
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -19,4 +20,13 @@ func BenchmarkSnapshot(b *testing.B) {
 		total += time.Since(start)
 	}
 	b.ReportMetric(float64((total/time.Duration(b.N))-defaultWindow)/float64(time.Millisecond), "ms-overhead/op")
+}
+
+// BenchmarkFilesystems is what perf_snapshot adds for file system
+// capacity: the mount table, a statfs per real mount and ext4's counters.
+func BenchmarkFilesystems(b *testing.B) {
+	h := New(Roots{})
+	for b.Loop() {
+		h.Filesystems(context.Background())
+	}
 }
