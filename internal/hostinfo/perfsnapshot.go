@@ -20,7 +20,7 @@ type PerfSnapshot struct {
 	Network    PerfNetwork `json:"network"`
 	Pressure   *Pressure   `json:"pressure,omitempty"`
 	// Filesystems is the capacity of each real mount (df), read once.
-	Filesystems []FilesystemUse `json:"filesystems,omitempty"`
+	Filesystems []FilesystemUse `json:"filesystems,omitempty" jsonschema:"capacity of each real mount as df shows it, ext4's recorded errors and, on one over 85% full, the deleted files still held open"`
 }
 
 // PerfCPU is CPU utilisation, run queue and scheduler rates.
