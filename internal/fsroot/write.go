@@ -212,17 +212,23 @@ func (w *writer) failed(err error) error {
 }
 
 // tempFile opens an unnamed file in the directory, or a named one (returned
-// as named) where O_TMPFILE is not supported.
+// as named) where O_TMPFILE is not supported. Either is locked (flock) for
+// as long as this writer lives, which is how a later writer tells a live
+// temporary name from one a killed writer left behind. (Without O_TMPFILE a
+// writer killed mid-write leaves its randomly named file; none is reclaimed.)
 func (w *writer) tempFile() (*os.File, string, error) {
 	fd, err := unix.Openat(w.dfd, ".", unix.O_TMPFILE|unix.O_WRONLY|unix.O_CLOEXEC, 0o600)
 	if err == nil {
-		return os.NewFile(uintptr(fd), "tmpfile"), "", nil
+		return w.locked(os.NewFile(uintptr(fd), "tmpfile"), "")
 	}
 	if !errors.Is(err, unix.EOPNOTSUPP) && !errors.Is(err, unix.EISDIR) && !errors.Is(err, unix.EINVAL) {
 		return nil, "", err
 	}
+	// A random name: under the target's own temporary name the file would
+	// be visible, unlocked, between its creation and the flock, where a
+	// reclaim could take it for a dead writer's.
 	for range 10 {
-		name := tempName(w.base)
+		name := tempName(w.base, true)
 		fd, err := unix.Openat(w.dfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 		if errors.Is(err, unix.EEXIST) {
 			continue
@@ -230,35 +236,85 @@ func (w *writer) tempFile() (*os.File, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		return os.NewFile(uintptr(fd), name), name, nil
+		return w.locked(os.NewFile(uintptr(fd), name), name)
 	}
 	return nil, "", fmt.Errorf("no free temporary name: %w", syscall.EEXIST)
+}
+
+func (w *writer) locked(f *os.File, name string) (*os.File, string, error) {
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+		f.Close()
+		if name != "" {
+			unix.Unlinkat(w.dfd, name, 0)
+		}
+		return nil, "", err
+	}
+	return f, name, nil
 }
 
 // link gives the unnamed temporary file a name so it can be renamed over
 // the target (O_TMPFILE files cannot be renamed directly).
 func (w *writer) link(tmp *os.File) (string, error) {
-	for range 10 {
-		name := tempName(w.base)
-		err := unix.Linkat(unix.AT_FDCWD, fmt.Sprintf("/proc/self/fd/%d", tmp.Fd()), w.dfd, name, unix.AT_SYMLINK_FOLLOW)
-		if errors.Is(err, unix.EEXIST) {
-			continue
+	return w.claimName(func(name string) error {
+		return unix.Linkat(unix.AT_FDCWD, fmt.Sprintf("/proc/self/fd/%d", tmp.Fd()), w.dfd, name, unix.AT_SYMLINK_FOLLOW)
+	})
+}
+
+// claimName creates a temporary name with create, which fails with EEXIST
+// when the name is taken. The first choice is the target's own temporary
+// name: a writer killed between naming its (already locked) file and the
+// rename leaves that name behind, unlocked, and the next write of the same
+// target removes it here, with no directory scan. A name a live writer
+// holds is left alone and a random one used instead.
+func (w *writer) claimName(create func(name string) error) (string, error) {
+	name := tempName(w.base, false)
+	for try := range 10 {
+		err := create(name)
+		if !errors.Is(err, unix.EEXIST) {
+			return name, err
 		}
-		return name, err
+		if try > 0 || !w.reclaim(name) {
+			name = tempName(w.base, true)
+		}
 	}
 	return "", fmt.Errorf("no free temporary name: %w", syscall.EEXIST)
+}
+
+// reclaim removes the temporary file name if no live writer holds it,
+// reporting whether it did.
+func (w *writer) reclaim(name string) bool {
+	fd, err := unix.Openat(w.dfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	var held, now unix.Stat_t
+	if unix.Fstat(fd, &held) != nil || held.Mode&unix.S_IFMT != unix.S_IFREG ||
+		unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) != nil {
+		return false
+	}
+	// Still the same file under that name (not a new writer's)?
+	if unix.Fstatat(w.dfd, name, &now, unix.AT_SYMLINK_NOFOLLOW) != nil || now.Ino != held.Ino || now.Dev != held.Dev {
+		return false
+	}
+	return unix.Unlinkat(w.dfd, name, 0) == nil
 }
 
 // TempPrefix starts the name of every temporary file a write creates, so
 // leftovers are recognisable.
 const TempPrefix = ".hostmcp-tmp-"
 
-func tempName(base string) string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
+// tempName is the target's temporary name, with a random suffix when
+// random (another writer holds the plain one).
+func tempName(base string, random bool) string {
 	if len(base) > 100 {
 		base = base[:100]
 	}
+	if !random {
+		return TempPrefix + base
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
 	return TempPrefix + base + "-" + hex.EncodeToString(b[:])
 }
 

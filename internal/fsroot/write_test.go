@@ -108,8 +108,10 @@ func TestWriteFaultLeavesTargetUntouched(t *testing.T) {
 }
 
 // The writer is killed with SIGKILL at a random point of a stream of large
-// replaces; the target is always one whole version and no temporary file
-// is left (the new content lives in an unnamed O_TMPFILE until the rename).
+// replaces; the target is always one whole version. The new content lives
+// in an unnamed O_TMPFILE until it is linked to the target's temporary name
+// just before the rename: a kill between the two leaves that one name,
+// holding a whole version, and the next write of the target removes it.
 func TestWriteKilledIsOldOrNew(t *testing.T) {
 	if os.Getenv("FSROOT_WRITER") != "" {
 		writerHelper()
@@ -137,7 +139,46 @@ func TestWriteKilledIsOldOrNew(t *testing.T) {
 		if !isVersion(got) {
 			t.Fatalf("round %d: target is partial (%d bytes)", round, len(got))
 		}
-		assertNoTemps(t, dir)
+		for _, name := range temps(t, dir) {
+			b, _ := os.ReadFile(filepath.Join(dir, name))
+			if name != TempPrefix+"target" || !isVersion(b) {
+				t.Fatalf("round %d: left %s (%d bytes), not a whole version under the target's temporary name", round, name, len(b))
+			}
+		}
+	}
+	s := newSet(t, Spec{Path: dir})
+	l, _ := s.Resolve("target")
+	if _, err := l.Write(version(99), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	assertNoTemps(t, dir)
+}
+
+// A temporary name a killed writer left is removed by the next write of the
+// target; one a live writer holds (locked) is left alone.
+func TestWriteReclaimsDeadWritersTemp(t *testing.T) {
+	dir := t.TempDir()
+	s := newSet(t, Spec{Path: dir})
+	stale := filepath.Join(dir, TempPrefix+"f")
+	must(t, os.WriteFile(stale, []byte("a dead writer's copy\n"), 0o600))
+	l, _ := s.Resolve("f")
+	if _, err := l.Write([]byte("one\n"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	assertNoTemps(t, dir)
+
+	live, err := os.OpenFile(stale, os.O_CREATE|os.O_WRONLY, 0o600)
+	must(t, err)
+	defer live.Close()
+	must(t, syscall.Flock(int(live.Fd()), syscall.LOCK_EX))
+	if _, err := l.Write([]byte("two\n"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "f")); string(b) != "two\n" {
+		t.Fatalf("target: %q", b)
+	}
+	if got := temps(t, dir); len(got) != 1 || got[0] != TempPrefix+"f" {
+		t.Fatalf("the live writer's name was not left alone: %v", got)
 	}
 }
 
@@ -176,13 +217,22 @@ func isVersion(b []byte) bool {
 
 func assertNoTemps(t *testing.T, dir string) {
 	t.Helper()
+	for _, name := range temps(t, dir) {
+		t.Errorf("temporary file left: %s", name)
+	}
+}
+
+func temps(t *testing.T, dir string) []string {
+	t.Helper()
 	ents, err := os.ReadDir(dir)
 	must(t, err)
+	var names []string
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), TempPrefix) {
-			t.Errorf("temporary file left: %s", e.Name())
+			names = append(names, e.Name())
 		}
 	}
+	return names
 }
 
 func must(t *testing.T, err error) {
