@@ -132,6 +132,9 @@ type Gauges struct {
 	// Filesystems, when the caller read them (Host.Filesystems), are
 	// passed through to the snapshot.
 	Filesystems []FilesystemUse
+	// Listeners, when the caller read them (Host.TCPListeners), give
+	// perf_net_health its accept queues.
+	Listeners []Listener
 }
 
 type memGauge struct {

@@ -1,6 +1,7 @@
 package hostinfo
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -18,8 +19,14 @@ type NetHealth struct {
 	// Counters are the snmp and netstat counters that matter, nstat-named,
 	// with their totals since boot and rates over the interval.
 	Counters []NetCounter `json:"counters"`
-	Summary  UseSummary   `json:"summary"`
+	// ListenQueues are the listeners with connections waiting to be
+	// accepted, fullest first.
+	ListenQueues []Listener `json:"listen_queues,omitempty" jsonschema:"listening TCP sockets with connections waiting to be accepted, fullest first (at most 10), with the process holding each, like ss -lntp"`
+	Summary      UseSummary `json:"summary"`
 }
+
+// maxListenQueues bounds the listeners perf_net_health lists.
+const maxListenQueues = 10
 
 // NetIfHealth is one interface: error and drop rates and totals.
 type NetIfHealth struct {
@@ -120,6 +127,7 @@ func BuildNetHealth(a, b Counters, g Gauges, iface string, withTCP bool) (NetHea
 			t.RetransmitPercent = num.Round2(float64(sdelta(a.snmp["TcpRetransSegs"], b.snmp["TcpRetransSegs"])) / float64(out) * 100)
 		}
 		nh.TCP = t
+		nh.ListenQueues = busyListeners(g.Listeners)
 	}
 	nh.UDP = UDPHealth{InErrorsPerS: sr("UdpInErrors"), RcvbufErrorsPerS: sr("UdpRcvbufErrors"), SndbufErrorsPerS: sr("UdpSndbufErrors"), NoPortsPerS: sr("UdpNoPorts")}
 	for _, k := range netCountersThatMatter {
@@ -148,5 +156,35 @@ func analyzeNet(nh *NetHealth) UseSummary {
 		fs = append(fs, check("network", "saturation", ThreshListenDrops, ThreshListenDrops.Metric, t.ListenDropsPerS,
 			fmt.Sprintf("%.1f connections/s dropped at listen queues (%.1f/s overflows)", t.ListenDropsPerS, t.ListenOverflowsPerS)))
 	}
+	for _, l := range nh.ListenQueues {
+		holder := "a process not found"
+		if l.PID != 0 {
+			holder = fmt.Sprintf("pid %d (%s)", l.PID, l.Comm)
+		}
+		fs = append(fs, check("network", "saturation", ThreshListenQueue, ThreshListenQueue.Metric, queueFill(l),
+			fmt.Sprintf("%s accept queue %d of backlog %d, held by %s: connections wait to be accepted", l.Addr, l.AcceptQueue, l.Backlog, holder)))
+	}
 	return summarize(fs)
+}
+
+// busyListeners keeps the listeners with a non-empty accept queue, fullest
+// first.
+func busyListeners(ls []Listener) []Listener {
+	var out []Listener
+	for _, l := range ls {
+		if l.AcceptQueue > 0 {
+			out = append(out, l)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Listener) int { return cmp.Compare(queueFill(b), queueFill(a)) })
+	return out[:min(len(out), maxListenQueues)]
+}
+
+// queueFill is how full an accept queue is, in percent of its backlog (the
+// kernel admits one more than the backlog, so a full queue reads over 100).
+func queueFill(l Listener) float64 {
+	if l.Backlog == 0 {
+		return 100
+	}
+	return num.Round1(float64(l.AcceptQueue) / float64(l.Backlog) * 100)
 }

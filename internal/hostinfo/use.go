@@ -102,6 +102,9 @@ var (
 	ThreshRetransmit   = Threshold{Metric: "tcp_retransmit_percent", Warn: 1, Crit: 5}
 	ThreshPSISome      = Threshold{Metric: "psi_%s_some_avg10", Warn: 10, Crit: 25}
 	ThreshPSIFull      = Threshold{Metric: "psi_%s_full_avg10", Warn: 5, Crit: 15}
+	// An accept queue more than half full means the program accepts slower
+	// than connections arrive; a full one refuses them (listen overflows).
+	ThreshListenQueue = Threshold{Metric: "listen_queue_fill_percent", Warn: 50, Crit: 90}
 	// File system capacity has no row in appendix B. A full file system
 	// fails writes outright, so the bar is df's usual alarm levels; errors
 	// ext4 recorded since the last fsck are a warning (they may be old).

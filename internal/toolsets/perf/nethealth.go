@@ -24,7 +24,7 @@ func (s *Set) netHealth() *tool.Def {
 		Name:        "perf_net_health",
 		Kind:        tool.ReadOnly,
 		Title:       "Network health",
-		Description: "Interface errors and drops per second, TCP retransmit percentage, listen-queue overflows and drops, a socket summary like ss -s and the key /proc/net/snmp and netstat counters, over interval_ms, with suspicions.",
+		Description: "Interface errors and drops per second, TCP retransmit percentage, listen-queue overflows and drops with the listeners whose accept queue fills (and their processes), a socket summary like ss -s and the key snmp and netstat counters, over interval_ms, with suspicions.",
 		Timeout:     15 * time.Second,
 	}, s.handleNet).WithRange("interval_ms", minIntervalMS, maxIntervalMS).WithRange("pid", 1, 1<<22)
 }
@@ -43,6 +43,9 @@ func (s *Set) handleNet(ctx context.Context, call *tool.Call, in netIn) (hostinf
 		return hostinfo.NetHealth{}, err
 	}
 	withTCP := in.IncludeTCPDetails == nil || *in.IncludeTCPDetails
+	if withTCP {
+		sm.gauges.Listeners = s.listeners(call, in.PID)
+	}
 	nh, err := hostinfo.BuildNetHealth(sm.before, sm.after, sm.gauges, in.Interface, withTCP)
 	if errors.Is(err, hostinfo.ErrNoInterface) {
 		return hostinfo.NetHealth{}, tool.Errorf(tool.DeviceNotFound, "%v", err).
@@ -50,3 +53,26 @@ func (s *Set) handleNet(ctx context.Context, call *tool.Call, in netIn) (hostinf
 	}
 	return nh, err
 }
+
+// listeners reads the accept queues of hostmcp's own network namespace:
+// sock_diag answers for the namespace of the socket that asks. For a pid in
+// another namespace they are left out, and the answer says so.
+func (s *Set) listeners(call *tool.Call, pid int) []hostinfo.Listener {
+	if pid != 0 {
+		own, err1 := os.Stat("/proc/self/ns/net")
+		theirs, err2 := os.Stat(s.deps.Host.Roots().Proc + "/" + strconv.Itoa(pid) + "/ns/net")
+		if err1 != nil || err2 != nil || !os.SameFile(own, theirs) {
+			call.Warn("listen_queues left out: pid %d is in another network namespace", pid)
+			return nil
+		}
+	}
+	ls, err := s.deps.Host.TCPListeners(listenerOwnersBudget)
+	if err != nil {
+		call.Warn("listen_queues unknown: %v", err)
+	}
+	return ls
+}
+
+// listenerOwnersBudget bounds the look through /proc/*/fd for who holds
+// each listener.
+const listenerOwnersBudget = 300 * time.Millisecond

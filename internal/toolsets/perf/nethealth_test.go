@@ -1,0 +1,63 @@
+package perf
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
+)
+
+// A listener that never accepts, with a backlog of 1 and two connections
+// waiting: perf_net_health lists its full accept queue with this process as
+// its holder and names it among the suspicions, for the host and for a pid
+// in the same network namespace.
+func TestNetHealthListenQueue(t *testing.T) {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Listen(fd, 1); err != nil {
+		t.Fatal(err)
+	}
+	sa, _ := unix.Getsockname(fd)
+	addr := fmt.Sprintf("127.0.0.1:%d", sa.(*unix.SockaddrInet4).Port)
+	for range 2 {
+		c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	for _, args := range []map[string]any{{"interval_ms": 100}, {"interval_ms": 100, "pid": os.Getpid()}} {
+		nh := tooltest.MustRun[hostinfo.NetHealth](t, context.Background(), newSet().netHealth(), args)
+		var got *hostinfo.Listener
+		for i := range nh.ListenQueues {
+			if nh.ListenQueues[i].Addr == addr {
+				got = &nh.ListenQueues[i]
+			}
+		}
+		if got == nil || got.AcceptQueue != 2 || got.Backlog != 1 || got.PID != os.Getpid() {
+			t.Fatalf("%v: listener %s in %+v", args, addr, nh.ListenQueues)
+		}
+		named := false
+		for _, x := range nh.Summary.TopSuspicions {
+			named = named || x.Metric == hostinfo.ThreshListenQueue.Metric && x.Severity == "critical" &&
+				strings.HasPrefix(x.Detail, addr+" accept queue 2 of backlog 1, held by pid "+fmt.Sprint(os.Getpid()))
+		}
+		if !named {
+			t.Errorf("%v: the full queue is not among the suspicions: %+v", args, nh.Summary.TopSuspicions)
+		}
+	}
+}
