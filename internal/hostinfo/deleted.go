@@ -44,44 +44,23 @@ func (h *Host) FindDeletedOpen(devs []string, budget time.Duration) map[string]*
 	}
 	seen := map[[2]uint64]bool{}
 	var files []file
-	stop := time.Now().Add(budget)
-	partial := false
-	procs, _ := os.ReadDir(h.procPath())
-scan:
-	for _, p := range procs {
-		pid, err := strconv.Atoi(p.Name())
-		if err != nil {
-			continue
+	partial := h.eachFD(budget, func(pid int, link, target string) bool {
+		if !strings.HasPrefix(target, "/") || !strings.HasSuffix(target, " (deleted)") {
+			return true
 		}
-		dir := h.procPath(p.Name(), "fd")
-		fds, err := os.ReadDir(dir)
-		if err != nil {
-			continue // gone, or a kernel thread
+		var st syscall.Stat_t
+		if syscall.Stat(link, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+			return true
 		}
-		for _, fd := range fds {
-			if time.Now().After(stop) {
-				partial = true
-				break scan
-			}
-			link := dir + "/" + fd.Name()
-			target, err := os.Readlink(link)
-			if err != nil || !strings.HasPrefix(target, "/") || !strings.HasSuffix(target, " (deleted)") {
-				continue
-			}
-			var st syscall.Stat_t
-			if syscall.Stat(link, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-				continue
-			}
-			dev := fmt.Sprintf("%d:%d", unix.Major(st.Dev), unix.Minor(st.Dev))
-			key := [2]uint64{st.Dev, st.Ino}
-			if !want[dev] || seen[key] {
-				continue
-			}
+		dev := fmt.Sprintf("%d:%d", unix.Major(st.Dev), unix.Minor(st.Dev))
+		key := [2]uint64{st.Dev, st.Ino}
+		if want[dev] && !seen[key] {
 			seen[key] = true
 			bytes := uint64(st.Blocks) * 512
 			files = append(files, file{dev, bytes, fmt.Sprintf("pid %d (%s) %s, %s", pid, h.comm(pid), target, bytesIEC(bytes))})
 		}
-	}
+		return true
+	})
 	slices.SortFunc(files, func(a, b file) int { return cmp.Compare(b.bytes, a.bytes) })
 	for _, f := range files {
 		d := out[f.dev]

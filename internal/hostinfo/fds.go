@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // FDCounts are a process's open descriptors by kind.
@@ -132,4 +133,36 @@ func parseOpenFilesLimit(b []byte) (soft, hard uint64, err error) {
 		return soft, hard, nil
 	}
 	return 0, 0, errors.New("limits: no \"Max open files\" row")
+}
+
+// eachFD calls fn with every process's descriptors (the /proc/<pid>/fd/<n>
+// link and its target) until fn returns false or budget runs out, and
+// reports whether it stopped for time. It serves the host-wide questions
+// (which process holds this socket, these deleted files) that lsof answers
+// by the same walk.
+func (h *Host) eachFD(budget time.Duration, fn func(pid int, link, target string) bool) (timedOut bool) {
+	stop := time.Now().Add(budget)
+	procs, _ := os.ReadDir(h.procPath())
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil {
+			continue
+		}
+		dir := h.procPath(p.Name(), "fd")
+		fds, _ := os.ReadDir(dir) // gone, or not ours to read
+		for _, fd := range fds {
+			if time.Now().After(stop) {
+				return true
+			}
+			link := dir + "/" + fd.Name()
+			target, err := os.Readlink(link)
+			if err != nil {
+				continue
+			}
+			if !fn(pid, link, target) {
+				return false
+			}
+		}
+	}
+	return false
 }

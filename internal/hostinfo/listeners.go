@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net/netip"
-	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -143,28 +142,18 @@ func (h *Host) socketOwners(ls []*Listener, budget time.Duration) {
 	for _, l := range ls {
 		want[l.inode] = l
 	}
-	stop := time.Now().Add(budget)
-	procs, _ := os.ReadDir(h.procPath())
-	for _, p := range procs {
-		if len(want) == 0 || time.Now().After(stop) {
-			break
-		}
-		pid, err := strconv.Atoi(p.Name())
-		if err != nil {
-			continue
-		}
-		dir := h.procPath(p.Name(), "fd")
-		fds, _ := os.ReadDir(dir)
-		for _, fd := range fds {
-			target, err := os.Readlink(dir + "/" + fd.Name())
-			if err != nil || !strings.HasPrefix(target, "socket:[") {
-				continue
-			}
-			ino, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimPrefix(target, "socket:["), "]"), 10, 32)
-			if l, ok := want[uint32(ino)]; err == nil && ok {
-				l.PID, l.Comm = pid, h.comm(pid)
-				delete(want, uint32(ino))
-			}
-		}
+	if len(want) == 0 {
+		return
 	}
+	h.eachFD(budget, func(pid int, _, target string) bool {
+		if !strings.HasPrefix(target, "socket:[") {
+			return true
+		}
+		ino, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimPrefix(target, "socket:["), "]"), 10, 32)
+		if l, ok := want[uint32(ino)]; err == nil && ok {
+			l.PID, l.Comm = pid, h.comm(pid)
+			delete(want, uint32(ino))
+		}
+		return len(want) > 0
+	})
 }
