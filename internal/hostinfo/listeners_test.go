@@ -64,3 +64,16 @@ func TestTCPListenersAcceptQueue(t *testing.T) {
 		t.Fatalf("listener %s: %+v", addr, got)
 	}
 }
+
+func FuzzParseDiagMsg(f *testing.F) {
+	msg := make([]byte, diagMsgLen)
+	msg[0] = unix.AF_INET6
+	f.Add(msg)
+	f.Add(msg[:10])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		l, ok := parseDiagMsg(b)
+		if ok && (len(b) < diagMsgLen || l.Addr == "") {
+			t.Fatalf("%x: %+v", b, l)
+		}
+	})
+}
