@@ -59,8 +59,9 @@ func (s *Set) handleNet(ctx context.Context, call *tool.Call, in netIn) (hostinf
 // another namespace they are left out, and the answer says so.
 func (s *Set) listeners(call *tool.Call, pid int) []hostinfo.Listener {
 	if pid != 0 {
-		own, err1 := os.Stat("/proc/self/ns/net")
-		theirs, err2 := os.Stat(s.deps.Host.Roots().Proc + "/" + strconv.Itoa(pid) + "/ns/net")
+		proc := s.deps.Host.Roots().Proc
+		own, err1 := os.Stat(proc + "/self/ns/net")
+		theirs, err2 := os.Stat(proc + "/" + strconv.Itoa(pid) + "/ns/net")
 		if err1 != nil || err2 != nil || !os.SameFile(own, theirs) {
 			call.Warn("listen_queues left out: pid %d is in another network namespace", pid)
 			return nil
