@@ -5,7 +5,7 @@
 # A real finding makes go test write the failing input under testdata/fuzz and
 # say so; that fails at once. A failure without one is the fuzzing engine
 # itself giving up on a slow worker when the machine is loaded ("context
-# deadline exceeded" at the end of -fuzztime, seen about once in 300 target
+# deadline exceeded" at the end of -fuzztime, seen about once in 200 target
 # runs here): that target is run again, up to three tries in all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
