@@ -89,6 +89,9 @@ func parsePIDStat(b []byte) (statFields, error) {
 	if err != nil {
 		return s, fmt.Errorf("stat: pid: %w", err)
 	}
+	if pid < 1 {
+		return s, fmt.Errorf("stat: pid %d: not a process id", pid)
+	}
 	s.PID, s.Comm = pid, string(b[open+1:closing])
 	f := bytes.Fields(b[closing+1:])
 	// Index in f of each field we need: state is field 3 of the man page.

@@ -105,7 +105,7 @@ func FuzzParsePIDStat(f *testing.F) {
 	f.Add([]byte("7 (a) (b) c) R 1 7 7 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 99 0 0 0"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := parsePIDStat(b)
-		if err == nil && (s.PID < 0 || len(s.Comm) > len(b)) {
+		if err == nil && (s.PID < 1 || len(s.Comm) > len(b)) {
 			t.Errorf("implausible %+v", s)
 		}
 	})
