@@ -44,6 +44,9 @@ func parseTaskStat(b []byte) (taskStat, error) {
 	if err != nil {
 		return taskStat{}, fmt.Errorf("stat pid %q: %w", s[:open], err)
 	}
+	if pid < 1 {
+		return taskStat{}, fmt.Errorf("stat pid %d: not a process id", pid)
+	}
 	f := strings.Fields(s[end+1:])
 	// After comm: state(3) ... utime(14) stime(15) ... processor(39).
 	if len(f) < 13 {

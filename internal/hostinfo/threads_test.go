@@ -73,8 +73,8 @@ func FuzzParseTaskStat(f *testing.F) {
 	f.Add([]byte("12291 (worker (hot) 1) R 12245 12245 24293 0 -1 4194368 4 6514 0 0 113 0 14 20 20 0 3 0 5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, err := parseTaskStat(b)
-		if err == nil && st.State == "" {
-			t.Errorf("%q: parsed without a state", b)
+		if err == nil && (st.State == "" || st.PID < 1) {
+			t.Errorf("%q: parsed without a state or a process id: %+v", b, st)
 		}
 	})
 }
