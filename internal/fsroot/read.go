@@ -3,6 +3,7 @@ package fsroot
 import (
 	"io/fs"
 	"os"
+	"path"
 	"syscall"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -102,12 +103,20 @@ func (l Loc) OpenDir() (*os.File, error) {
 
 // Readlink returns a symbolic link's target only when following it stays
 // inside the root; otherwise it returns "" so no outside path is named.
+// Following the link through the root checks the link as it is now; the
+// target read afterwards is checked again by itself, since the link may
+// have been swapped between the two looks (an absolute target is never
+// shown: the root refuses to follow one; nor a relative one that climbs out
+// or does not resolve inside).
 func (l Loc) Readlink() string {
 	if _, err := l.Root.r.Stat(l.Rel); err != nil {
 		return ""
 	}
 	t, err := l.Root.r.Readlink(l.Rel)
-	if err != nil {
+	if err != nil || path.IsAbs(t) {
+		return ""
+	}
+	if _, err := l.Root.r.Stat(path.Join(path.Dir(l.Rel), t)); err != nil {
 		return ""
 	}
 	return t
