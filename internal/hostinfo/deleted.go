@@ -3,7 +3,6 @@ package hostinfo
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,9 +77,9 @@ func (h *Host) FindDeletedOpen(devs []string, budget time.Duration) map[string]*
 
 // comm is a process's name, or "?" once it has exited.
 func (h *Host) comm(pid int) string {
-	b, err := os.ReadFile(h.procPath(strconv.Itoa(pid), "comm"))
+	c, err := readTrimmed(h.procPath(strconv.Itoa(pid), "comm"))
 	if err != nil {
 		return "?"
 	}
-	return strings.TrimSpace(string(b))
+	return c
 }

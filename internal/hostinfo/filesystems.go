@@ -2,7 +2,6 @@ package hostinfo
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -61,14 +60,9 @@ func (h *Host) Filesystems(ctx context.Context) ([]FilesystemUse, []string) {
 }
 
 // ext4Errors reads /sys/fs/ext4/<device>/errors_count and last_error_time
-// for the block device dev ("major:minor"), named as the kernel names it
-// (/sys/dev/block/<dev> links to it).
+// for the block device dev ("major:minor"), named as the kernel names it.
 func (h *Host) ext4Errors(dev string) (*uint64, string) {
-	link, err := os.Readlink(h.sysPath("dev", "block", dev))
-	if err != nil {
-		return nil, ""
-	}
-	dir := h.sysPath("fs", "ext4", filepath.Base(link))
+	dir := h.sysPath("fs", "ext4", h.blockName(dev))
 	n, err := readUint(filepath.Join(dir, "errors_count"))
 	if err != nil {
 		return nil, ""

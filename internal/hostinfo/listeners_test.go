@@ -1,14 +1,14 @@
 package hostinfo
 
 import (
-	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
 // A listener with a backlog of 2 that never accepts: connections pile up
@@ -16,34 +16,9 @@ import (
 // the backlog and this process as its holder.
 func TestTCPListenersAcceptQueue(t *testing.T) {
 	t.Parallel()
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Close(fd)
-	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Listen(fd, 2); err != nil {
-		t.Fatal(err)
-	}
-	sa, err := unix.Getsockname(fd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := fmt.Sprintf("127.0.0.1:%d", sa.(*unix.SockaddrInet4).Port)
 	// Three completed connections fill a backlog of 2 (the kernel admits
-	// backlog+1); non-blocking connects, never accepted.
-	for range 3 {
-		c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer unix.Close(c)
-		if err := unix.Connect(c, sa); err != nil && err != syscall.EINPROGRESS {
-			t.Fatal(err)
-		}
-	}
+	// backlog+1); never accepted.
+	addr := testutil.StuckListener(t, 2, 3)
 	var got *Listener
 	for range 50 {
 		ls, err := New(Roots{}).TCPListeners(2 * time.Second)

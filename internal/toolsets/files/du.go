@@ -148,3 +148,20 @@ func hiddenBelow(rel string, includeHidden bool) bool {
 	}
 	return false
 }
+
+// infoOnce is a DirEntry whose Info (an lstat on every call, for entries
+// ReadDir returns) is read once and shared by the sizer and the listing.
+type infoOnce struct {
+	fs.DirEntry
+	info fs.FileInfo
+	err  error
+	done bool
+}
+
+func (e *infoOnce) Info() (fs.FileInfo, error) {
+	if !e.done {
+		e.info, e.err = e.DirEntry.Info()
+		e.done = true
+	}
+	return e.info, e.err
+}

@@ -104,6 +104,7 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	err = walk(ctx, loc, walkDepth, func(rel string, de fs.DirEntry) error {
 		var du int64
 		if z != nil {
+			de = &infoOnce{DirEntry: de} // one lstat for the sizer and the listing
 			var err error
 			if du, err = z.add(rel, de); err != nil {
 				return err

@@ -3,15 +3,12 @@ package perf
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"strings"
 	"testing"
-	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
 )
 
@@ -20,26 +17,7 @@ import (
 // its holder and names it among the suspicions, for the host and for a pid
 // in the same network namespace.
 func TestNetHealthListenQueue(t *testing.T) {
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Close(fd)
-	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := unix.Listen(fd, 1); err != nil {
-		t.Fatal(err)
-	}
-	sa, _ := unix.Getsockname(fd)
-	addr := fmt.Sprintf("127.0.0.1:%d", sa.(*unix.SockaddrInet4).Port)
-	for range 2 {
-		c, err := net.DialTimeout("tcp", addr, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-	}
+	addr := testutil.StuckListener(t, 1, 2)
 	for _, args := range []map[string]any{{"interval_ms": 100}, {"interval_ms": 100, "pid": os.Getpid()}} {
 		nh := tooltest.MustRun[hostinfo.NetHealth](t, context.Background(), newSet().netHealth(), args)
 		var got *hostinfo.Listener

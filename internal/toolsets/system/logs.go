@@ -95,11 +95,13 @@ func (s *Set) handleLogs(ctx context.Context, call *tool.Call, in logsIn) (logsO
 		return s.journal(ctx, q)
 	case q.source == "kernel":
 		return s.kernelLog(ctx, call, q)
-	case q.source == "" && !s.hasLogFile():
+	}
+	avail := s.logFilesAvailable()
+	if q.source == "" && len(avail) == 0 {
 		call.Warn("this host has no journal and none of the allowlisted log files: reading the kernel log")
 		return s.kernelLog(ctx, call, q)
 	}
-	return s.tailFiles(ctx, call, q)
+	return s.tailFiles(ctx, call, q, avail)
 }
 
 func parseLogQuery(in *logsIn, now time.Time) (*logQuery, error) {

@@ -21,8 +21,7 @@ const maxTailBytes = 4 << 20
 
 // tailFiles answers from the allowlisted log files when there is no
 // journal. Only the operator's list can be read; the agent picks among it.
-func (s *Set) tailFiles(ctx context.Context, call *tool.Call, q *logQuery) (logsOut, error) {
-	avail := s.logFilesAvailable()
+func (s *Set) tailFiles(ctx context.Context, call *tool.Call, q *logQuery, avail []string) (logsOut, error) {
 	out := logsOut{Source: "file", FilesAvailable: avail}
 	if q.file != "" && !slices.Contains(s.deps.LogFiles, q.file) {
 		return logsOut{}, tool.Errorf(tool.InvalidArgument, "file %q is not an allowlisted log file; allowed: %s", q.file, strings.Join(s.deps.LogFiles, ", ")).
@@ -99,8 +98,6 @@ func (s *Set) logFilesAvailable() []string {
 	}
 	return avail
 }
-
-func (s *Set) hasLogFile() bool { return len(s.logFilesAvailable()) > 0 }
 
 // readTail reads at most limit bytes from the end of path, starting at a
 // line boundary. The file must be a regular file reached without a final
