@@ -31,6 +31,9 @@ type Config struct {
 type Root struct {
 	Path     string `toml:"path"`
 	ReadOnly bool   `toml:"read_only"`
+	// Given is the path as the operator wrote it, when it was a symbolic
+	// link that normalize resolved into Path; paths under it stay valid.
+	Given string `toml:"-"`
 }
 
 // ToolsetsConf chooses what is served.

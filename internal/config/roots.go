@@ -26,8 +26,8 @@ func mergeRoots(roots []Root) []Root {
 	for _, r := range roots {
 		r.Path = cleanPath(r.Path)
 		if filepath.IsAbs(r.Path) {
-			if real, err := filepath.EvalSymlinks(r.Path); err == nil {
-				r.Path = real
+			if real, err := filepath.EvalSymlinks(r.Path); err == nil && real != r.Path {
+				r.Given, r.Path = r.Path, real
 			}
 		}
 		if i, ok := at[r.Path]; ok {

@@ -14,12 +14,16 @@ func FromConfig(cfg *config.Config) *Set {
 		return s
 	}
 	for _, r := range cfg.Roots {
-		one, err := Open([]Spec{{Path: r.Path, ReadOnly: r.ReadOnly}})
+		one, err := Open([]Spec{{Path: r.Path, ReadOnly: r.ReadOnly, Alias: r.Given}})
 		if err != nil {
 			continue
 		}
-		s.roots = append(s.roots, one.roots...)
 		s.owned = append(s.owned, one.owned...)
+		for _, root := range one.roots {
+			if s.identify(root) == nil {
+				s.roots = append(s.roots, root)
+			}
+		}
 	}
 	return s
 }

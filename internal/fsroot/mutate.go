@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path"
 
 	"golang.org/x/sys/unix"
 
@@ -14,44 +13,38 @@ import (
 // Mkdirs creates a directory and its parents. It reports whether anything
 // was created; an existing directory is an error only when !existOK.
 func (l Loc) Mkdirs(existOK bool) (bool, error) {
-	if err := l.Writable(); err != nil {
-		return false, err
-	}
 	if st, err := l.Root.r.Stat(l.Rel); err == nil {
 		if !st.IsDir() {
-			return false, tool.Errorf(tool.AlreadyExists, "%q exists and is %s", l.Given, kindName(st.Mode()))
+			return false, tool.Errorf(tool.AlreadyExists, "%q exists and is %s", tool.Clip(l.Given), kindName(st.Mode()))
 		}
 		if !existOK {
-			return false, tool.Errorf(tool.AlreadyExists, "directory %q already exists", l.Given).
+			return false, tool.Errorf(tool.AlreadyExists, "directory %q already exists", tool.Clip(l.Given)).
 				WithSuggestion("Pass exist_ok: true (the default) to accept an existing directory.")
 		}
-		return false, nil
+		return false, l.Writable() // nothing to create, but say so for a read-only root
 	}
-	if err := l.Root.r.MkdirAll(l.Rel, 0o755); err != nil {
-		return false, pathError("creating", l.Given, err)
-	}
-	return true, nil
+	return l.mkdirAll()
 }
 
 // Remove deletes a file, a symbolic link (never what it points to) or,
-// with recursive, a directory tree. A root, an ancestor of a root, or a
-// path whose tree holds another root is refused.
+// with recursive, a directory tree. A root, a directory above a root, and
+// anything in a read-only root are refused; which is which is decided from
+// the entry the kernel finds, not from the path's spelling.
 func (s *Set) Remove(l Loc, recursive bool) error {
-	if err := s.CheckRemovable(l); err != nil {
-		return err
-	}
-	st, err := l.Lstat()
+	dir, base, st, err := s.removable(l)
 	if err != nil {
 		return err
 	}
-	if st.IsDir() && !recursive {
-		return tool.Errorf(tool.IsDirectory, "%q is a directory", l.Given).
+	defer dir.Close()
+	isDir := st.Mode&unix.S_IFMT == unix.S_IFDIR
+	if isDir && !recursive {
+		return tool.Errorf(tool.IsDirectory, "%q is a directory", tool.Clip(l.Given)).
 			WithSuggestion("Pass recursive: true to delete it and everything in it (dry_run: true lists what would go).")
 	}
-	if st.IsDir() {
+	if isDir {
 		err = l.Root.r.RemoveAll(l.Rel)
 	} else {
-		err = l.Root.r.Remove(l.Rel)
+		err = unix.Unlinkat(int(dir.Fd()), base, 0)
 	}
 	if err != nil {
 		return pathError("deleting", l.Given, err)
@@ -59,46 +52,41 @@ func (s *Set) Remove(l Loc, recursive bool) error {
 	return nil
 }
 
-// CheckRemovable refuses deleting or moving away a root, an ancestor of a
-// root, or anything in a read-only root.
+// CheckRemovable refuses deleting or moving away a root, a directory
+// above a root, or anything in a read-only root.
 func (s *Set) CheckRemovable(l Loc) error {
-	if err := l.Writable(); err != nil {
+	dir, _, _, err := s.removable(l)
+	if err != nil {
 		return err
 	}
-	if l.IsRoot() || l.Abs() == "/" || s.containsRoot(l) {
-		return tool.Errorf(tool.PermissionDenied, "%q is an allowed root or holds one; roots are never deleted or moved", l.Given).
+	return dir.Close()
+}
+
+// removable opens l's directory (checked writable) and describes l's
+// entry in it, refusing a root or a directory above one.
+func (s *Set) removable(l Loc) (*os.File, string, *unix.Stat_t, error) {
+	dir, base, err := l.parent()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstatat(int(dir.Fd()), base, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		dir.Close()
+		return nil, "", nil, pathError("inspecting", l.Given, err)
+	}
+	if s.holdsRoot(&st) {
+		dir.Close()
+		return nil, "", nil, tool.Errorf(tool.PermissionDenied, "%q is an allowed root or holds one; roots are never deleted or moved", tool.Clip(l.Given)).
 			WithSuggestion("Delete or move entries inside the root instead.")
 	}
-	return nil
+	return dir, base, &st, nil
 }
 
 // Move renames src to dst. Without overwrite an existing dst is refused
 // atomically (renameat2 RENAME_NOREPLACE). Across filesystems the tree is
 // copied, synced and the source removed. It reports whether it copied.
 func (s *Set) Move(src, dst Loc, overwrite bool) (bool, error) {
-	if err := s.CheckRemovable(src); err != nil {
-		return false, err
-	}
-	if err := dst.Writable(); err != nil {
-		return false, err
-	}
-	if dst.IsRoot() || s.containsRoot(dst) {
-		return false, tool.Errorf(tool.PermissionDenied, "%q is an allowed root or holds one; it cannot be replaced", dst.Given)
-	}
-	sst, err := src.Lstat()
-	if err != nil {
-		return false, err
-	}
-	if dstat, err := dst.Root.r.Lstat(dst.Rel); err == nil {
-		if !overwrite {
-			return false, tool.Errorf(tool.AlreadyExists, "%q already exists", dst.Given).
-				WithSuggestion("Choose another target, or pass overwrite: true to replace it.")
-		}
-		if dstat.IsDir() != sst.IsDir() {
-			return false, tool.Errorf(tool.IsDirectory, "cannot replace %q (%s) with %q (%s)", dst.Given, kindName(dstat.Mode()), src.Given, kindName(sst.Mode()))
-		}
-	}
-	sdir, sbase, err := src.parent()
+	sdir, sbase, sst, err := s.removable(src)
 	if err != nil {
 		return false, err
 	}
@@ -108,6 +96,23 @@ func (s *Set) Move(src, dst Loc, overwrite bool) (bool, error) {
 		return false, err
 	}
 	defer ddir.Close()
+	if dst.dirOnly && sst.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return false, tool.Errorf(tool.NotADirectory, "%q ends in \"/\" but %q is not a directory", tool.Clip(dst.Given), tool.Clip(src.Given))
+	}
+	var dstat unix.Stat_t
+	if err := unix.Fstatat(int(ddir.Fd()), dbase, &dstat, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+		if !overwrite {
+			return false, tool.Errorf(tool.AlreadyExists, "%q already exists", tool.Clip(dst.Given)).
+				WithSuggestion("Choose another target, or pass overwrite: true to replace it.")
+		}
+		if s.holdsRoot(&dstat) {
+			return false, tool.Errorf(tool.PermissionDenied, "%q is an allowed root or holds one; it cannot be replaced", tool.Clip(dst.Given))
+		}
+		sIsDir, dIsDir := sst.Mode&unix.S_IFMT == unix.S_IFDIR, dstat.Mode&unix.S_IFMT == unix.S_IFDIR
+		if sIsDir != dIsDir {
+			return false, tool.Errorf(tool.IsDirectory, "cannot replace %q (%s) with %q (%s)", tool.Clip(dst.Given), kindName(fileMode(dstat.Mode)), tool.Clip(src.Given), kindName(fileMode(sst.Mode)))
+		}
+	}
 	flags := uint(unix.RENAME_NOREPLACE)
 	if overwrite {
 		flags = 0
@@ -120,7 +125,7 @@ func (s *Set) Move(src, dst Loc, overwrite bool) (bool, error) {
 	}
 	if !errors.Is(err, unix.EXDEV) {
 		if errors.Is(err, unix.EINVAL) {
-			return false, tool.Errorf(tool.InvalidArgument, "cannot move %q into itself (%q)", src.Given, dst.Given)
+			return false, tool.Errorf(tool.InvalidArgument, "cannot move %q into itself (%q)", tool.Clip(src.Given), tool.Clip(dst.Given))
 		}
 		return false, pathError("moving to", dst.Given, err)
 	}
@@ -131,20 +136,6 @@ func (s *Set) Move(src, dst Loc, overwrite bool) (bool, error) {
 		return true, err
 	}
 	return true, nil
-}
-
-// parent opens l's directory through the root and returns it with l's base
-// name, for the *at system calls.
-func (l Loc) parent() (*os.File, string, error) {
-	dirRel, base := path.Split(l.Rel)
-	if dirRel == "" {
-		dirRel = "."
-	}
-	d, err := l.Root.r.Open(path.Clean(dirRel))
-	if err != nil {
-		return nil, "", pathError("opening the directory of", l.Given, err)
-	}
-	return d, base, nil
 }
 
 // copyTree copies src to dst through their roots, for moves across
@@ -161,13 +152,22 @@ func copyTree(src, dst Loc, overwrite bool) error {
 		if err != nil {
 			return pathError("reading", src.Given, err)
 		}
-		if overwrite {
-			_ = dst.Root.r.Remove(dst.Rel)
-		}
-		return wrapIf(dst.Root.r.Symlink(t, dst.Rel), "creating", dst.Given)
+		return dst.inParent("creating", func(dfd int, base string) error {
+			if overwrite {
+				_ = unix.Unlinkat(dfd, base, 0)
+			}
+			return unix.Symlinkat(t, dfd, base)
+		})
 	case st.IsDir():
-		if err := dst.Root.r.Mkdir(dst.Rel, st.Mode().Perm()); err != nil && !(overwrite && errors.Is(err, fs.ErrExist)) {
-			return pathError("creating", dst.Given, err)
+		err := dst.inParent("creating", func(dfd int, base string) error {
+			err := unix.Mkdirat(dfd, base, uint32(st.Mode().Perm()))
+			if overwrite && errors.Is(err, unix.EEXIST) {
+				return nil
+			}
+			return err
+		})
+		if err != nil {
+			return err
 		}
 		d, err := src.Root.r.Open(src.Rel)
 		if err != nil {
@@ -196,9 +196,16 @@ func copyTree(src, dst Loc, overwrite bool) error {
 	return notRegular(src.Given, st.Mode())
 }
 
-func wrapIf(err error, op, given string) error {
+// inParent runs fn on l's directory, opened and checked by parent, and
+// l's name in it; an error of fn is reported as failing op.
+func (l Loc) inParent(op string, fn func(dirfd int, base string) error) error {
+	d, base, err := l.parent()
 	if err != nil {
-		return pathError(op, given, err)
+		return err
+	}
+	defer d.Close()
+	if err := fn(int(d.Fd()), base); err != nil {
+		return pathError(op, l.Given, err)
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 // keeps that root as it is; anything else is dropped. The result never
 // reaches further than s. It shares s's open roots: close s, not it.
 func (s *Set) Narrow(client []string) *Set {
-	out := &Set{}
+	out := &Set{ids: s.ids.clone()}
 	seen := map[string]bool{}
 	add := func(r *Root) {
 		if !seen[r.Path] {
@@ -42,7 +42,11 @@ func (s *Set) Narrow(client []string) *Set {
 				continue
 			}
 			out.owned = append(out.owned, sub)
-			add(&Root{Path: c, ReadOnly: r.ReadOnly, r: sub})
+			nr := &Root{Path: c, ReadOnly: r.ReadOnly, r: sub}
+			if out.identify(nr) != nil {
+				continue
+			}
+			add(nr)
 		}
 	}
 	return out

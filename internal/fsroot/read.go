@@ -132,5 +132,5 @@ func (l Loc) Child(name string) Loc {
 	if l.Given == "/" {
 		given = "/" + name
 	}
-	return Loc{Root: l.Root, Rel: rel, Given: given}
+	return Loc{Root: l.Root, Rel: rel, Given: given, set: l.set}
 }

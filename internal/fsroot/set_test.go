@@ -3,6 +3,7 @@ package fsroot
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -29,12 +30,16 @@ func TestResolve(t *testing.T) {
 	base := t.TempDir()
 	a := filepath.Join(base, "data")
 	ro := filepath.Join(a, "ro")
-	for _, d := range []string{a, ro, filepath.Join(base, "data2")} {
+	real := filepath.Join(base, "real")
+	for _, d := range []string{a + "/sub", a + "/deep/er", ro, filepath.Join(base, "data2"), real} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s := newSet(t, Spec{Path: a}, Spec{Path: ro, ReadOnly: true})
+	must(t, os.WriteFile(filepath.Join(a, "file.txt"), nil, 0o644))
+	must(t, os.Symlink("deep/er", filepath.Join(a, "link")))
+	must(t, os.Symlink(real, filepath.Join(base, "alias")))
+	s := newSet(t, Spec{Path: a}, Spec{Path: ro, ReadOnly: true}, Spec{Path: real, Alias: filepath.Join(base, "alias")})
 	tests := []struct {
 		given, root, rel string
 		code             tool.Code
@@ -43,7 +48,20 @@ func TestResolve(t *testing.T) {
 		{".", a, ".", ""},
 		{a, a, ".", ""},
 		{a + "/sub/../x", a, "x", ""},
+		{a + "//sub/./x", a, "sub/x", ""},
+		{a + "/nosuch/../x", "", "", tool.NotFound}, // as the kernel: the directory must exist
+		{"link/../x", a, "deep/x", ""},              // ".." after a link climbs from its target
+		{"link/..", a, "deep", ""},
 		{ro + "/f", ro, "f", ""}, // the most specific root wins
+		{ro + "/../x", a, "x", ""},
+		{ro + "/../../x", "", "", tool.InvalidPath},
+		{base + "/alias/f", real, "f", ""}, // a root named through a link, as the operator gave it
+		{real + "/f", real, "f", ""},
+		{"file.txt/", "", "", tool.NotADirectory},
+		{"sub/", a, "sub", ""},
+		{"   ", "", "", tool.InvalidPath},
+		{"\t\n", "", "", tool.InvalidPath},
+		{strings.Repeat("d/", 2048), "", "", tool.InvalidPath}, // longer than PATH_MAX
 		{"../data2/x", "", "", tool.InvalidPath},
 		{base + "/data2/x", "", "", tool.InvalidPath}, // a sibling whose name extends the root's
 		{"/etc/passwd", "", "", tool.InvalidPath},
@@ -60,6 +78,9 @@ func TestResolve(t *testing.T) {
 				t.Errorf("got %s + %s, want %s + %s", l.Root.Path, l.Rel, tc.root, tc.rel)
 			}
 		})
+	}
+	if _, err := s.Resolve(strings.Repeat("x", 5000)); err == nil || len(err.Error()) > 400 {
+		t.Errorf("an over-long path must be refused with a short message: %d bytes", len(err.Error()))
 	}
 	l, _ := s.Resolve(ro + "/f")
 	if _, err := l.Write([]byte("x"), WriteOptions{}); code(err) != tool.ReadOnlyMode {

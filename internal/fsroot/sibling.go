@@ -3,6 +3,8 @@ package fsroot
 import (
 	"path"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -19,20 +21,26 @@ func (l Loc) Sibling(name string) Loc {
 	if d := path.Dir(l.Given); d != "." {
 		given = path.Join(d, name)
 	}
-	return Loc{Root: l.Root, Rel: rel, Given: given}
+	return Loc{Root: l.Root, Rel: rel, Given: given, set: l.set}
+}
+
+// dirLoc is the location of the directory l is in.
+func (l Loc) dirLoc() Loc {
+	d := l
+	d.Rel, d.Given, d.dirOnly = path.Dir(l.Rel), path.Dir(l.Given), true
+	return d
 }
 
 // RemoveFile removes a file or symlink (never a directory) through the root.
 func (l Loc) RemoveFile() error {
-	st, err := l.Lstat()
-	if err != nil {
-		return err
-	}
-	if st.IsDir() {
-		return tool.Errorf(tool.IsDirectory, "%q is a directory", l.Given)
-	}
-	if err := l.Root.r.Remove(l.Rel); err != nil {
-		return pathError("removing", l.Given, err)
-	}
-	return nil
+	return l.inParent("removing", func(dirfd int, base string) error {
+		var st unix.Stat_t
+		if err := unix.Fstatat(dirfd, base, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			return pathError("inspecting", l.Given, err)
+		}
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			return tool.Errorf(tool.IsDirectory, "%q is a directory", tool.Clip(l.Given))
+		}
+		return unix.Unlinkat(dirfd, base, 0)
+	})
 }

@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -63,28 +62,21 @@ func (l Loc) Write(data []byte, o WriteOptions) (WriteResult, error) {
 // WriteFrom is Write with the new content streamed from r, so a copy of a
 // large file never sits in memory.
 func (l Loc) WriteFrom(data io.Reader, o WriteOptions) (WriteResult, error) {
-	if err := l.Writable(); err != nil {
-		return WriteResult{}, err
-	}
 	if l.IsRoot() {
-		return WriteResult{}, tool.Errorf(tool.IsDirectory, "%q is a root directory", l.Given)
+		return WriteResult{}, tool.Errorf(tool.IsDirectory, "%q is a root directory", tool.Clip(l.Given))
 	}
-	dirRel, base := path.Split(l.Rel)
-	if dirRel == "" {
-		dirRel = "."
+	if l.dirOnly {
+		return WriteResult{}, tool.Errorf(tool.InvalidPath, "%q ends in \"/\": it names a directory, and no file is written by that name", tool.Clip(l.Given)).
+			WithSuggestion("Leave out the trailing slash to write a file.")
 	}
-	if o.CreateParents && dirRel != "." {
-		if err := l.Root.r.MkdirAll(path.Clean(dirRel), 0o755); err != nil {
-			return WriteResult{}, pathError("creating the parents of", l.Given, err)
+	if o.CreateParents {
+		if _, err := l.dirLoc().mkdirAll(); err != nil {
+			return WriteResult{}, err
 		}
 	}
-	dir, err := l.Root.r.Open(path.Clean(dirRel))
+	dir, base, err := l.parent()
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return WriteResult{}, tool.Wrap(tool.NotFound, err, "the directory of %q does not exist", l.Given).
-				WithSuggestion("Create it with fs_mkdirs, or pass create_parents: true.")
-		}
-		return WriteResult{}, pathError("writing", l.Given, err)
+		return WriteResult{}, err
 	}
 	defer dir.Close()
 	w := &writer{l: l, dir: dir, dfd: int(dir.Fd()), base: base, o: o}

@@ -43,7 +43,13 @@ func (e *env) args(cmd string, extra ...string) []string {
 // connectStdio starts `hostmcp serve` and connects the go-sdk client to it.
 func (e *env) connectStdio(t *testing.T, ctx context.Context) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(binary, e.args("serve")...)
+	return connectStdioArgs(t, ctx, e.args("serve"))
+}
+
+// connectStdioArgs starts the binary with args and connects over stdio.
+func connectStdioArgs(t *testing.T, ctx context.Context, args []string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
 	cmd.Stderr = &testLog{t: t}
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)

@@ -102,3 +102,45 @@ func TestClientRootsNarrow(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// Roots are told apart by what the kernel resolves: a read-only root
+// nested in a read-write one stays read-only through a link, and a root
+// the operator named through a link answers to that name too.
+func TestRootsByIdentity(t *testing.T) {
+	ctx := testCtx(t)
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw, ro, real := filepath.Join(base, "R"), filepath.Join(base, "R", "ro"), filepath.Join(base, "real")
+	for _, d := range []string{ro, real} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ro, "f.txt"), []byte("ro\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "g.txt"), []byte("real\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for target, link := range map[string]string{"ro": filepath.Join(rw, "alias"), real: filepath.Join(base, "linked")} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connectStdioArgs(t, ctx, []string{"serve", "--state-dir", t.TempDir(), "--root", rw, "--root", ro + ":ro", "--root", filepath.Join(base, "linked")})
+	tools := listTools(t, ctx, cs)
+
+	env, _ := call(t, ctx, cs, tools, "fs_write", map[string]any{"path": filepath.Join(rw, "alias", "f.txt"), "content": "changed\n"})
+	if env.Success || env.Error.Code != "READ_ONLY" {
+		t.Errorf("a write through a link into the read-only root: want READ_ONLY, got %+v", env.Error)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ro, "f.txt")); string(b) != "ro\n" {
+		t.Errorf("the read-only file holds %q", b)
+	}
+	env, _ = call(t, ctx, cs, tools, "fs_read", map[string]any{"path": filepath.Join(base, "linked", "g.txt")})
+	if !env.Success || !strings.Contains(string(env.Data), "real") {
+		t.Errorf("a root given through a link, read by that name: %+v", env.Error)
+	}
+}
