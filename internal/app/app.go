@@ -12,6 +12,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/catalog"
 	"github.com/hostmcp/hostmcp/internal/config"
 	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/server"
 	"github.com/hostmcp/hostmcp/internal/store"
@@ -48,6 +49,9 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("resolving programs: %w", err)
+	}
+	for _, w := range fsroot.Warnings(cfg.Roots, fsroot.ProtectedHardlinks()) {
+		log.Warn(w)
 	}
 	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{}), Calls: &tool.Dispatch{}}
 	a := &App{Config: cfg, Store: st, toolsets: catalog.Toolsets(deps)}

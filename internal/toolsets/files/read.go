@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"syscall"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -39,6 +40,7 @@ type readMeta struct {
 	Truncated       bool   `json:"truncated" jsonschema:"true when the file has lines outside this window"`
 	NextOffsetLines int    `json:"next_offset_lines,omitempty" jsonschema:"offset_lines to read the next window, when there is one"`
 	SHA256          string `json:"sha256,omitempty" jsonschema:"of the whole file, for fs_write's expected_sha256 (files up to 16 MiB)"`
+	HardLinks       uint64 `json:"hard_links,omitempty" jsonschema:"how many names the file has, when more than one: fs_write then needs allow_hardlink and replaces only this name"`
 }
 
 func (s *Set) read() *tool.Def {
@@ -96,6 +98,9 @@ func (s *Set) handleRead(ctx context.Context, call *tool.Call, in readIn) (readO
 			Path: loc.Abs(), SizeBytes: size, TotalLines: w.Total, Estimated: w.Estimated,
 			StartLine: w.Start, ReturnedLines: len(w.Lines),
 		},
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Nlink > 1 {
+		out.Meta.HardLinks = uint64(sys.Nlink)
 	}
 	end := w.Start + len(w.Lines)
 	out.Meta.Truncated = w.Start > 0 || end < w.Total
