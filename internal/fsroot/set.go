@@ -167,11 +167,14 @@ func (s *Set) Resolve(given string) (Loc, error) {
 	if err := checkGiven(given); err != nil {
 		return Loc{}, err
 	}
+	p, _ := unescapeName(given) // the form ShowName gives, or literal
+	if strings.IndexByte(p, 0) >= 0 {
+		return Loc{}, tool.Errorf(tool.InvalidPath, "path %q contains a NUL byte", tool.Clip(given))
+	}
 	if len(s.roots) == 0 {
 		return Loc{}, tool.Errorf(tool.InvalidPath, "no allowed roots are configured (or the client's roots do not overlap them)").
 			WithSuggestion("Ask the operator to add a root with --root or [[roots]].")
 	}
-	p := given
 	if !filepath.IsAbs(p) {
 		p = s.roots[0].Path + "/" + p
 	}
