@@ -12,18 +12,23 @@ import (
 
 // Config is everything an operator can set. The agent can change none of it.
 type Config struct {
-	StateDir string              `toml:"state_dir"`
-	Roots    []Root              `toml:"roots"`
-	Toolsets ToolsetsConf        `toml:"toolsets"`
-	Limits   Limits              `toml:"limits"`
-	Tools    map[string]ToolConf `toml:"tools"`
-	Store    StoreConf           `toml:"store"`
-	HTTP     HTTPConf            `toml:"http"`
-	Exec     ExecConf            `toml:"exec"`
-	Stdio    StdioConf           `toml:"stdio"`
-	Repl     ReplConf            `toml:"repl"`
-	Process  ProcessConf         `toml:"process"`
-	Bpftrace BpftraceConf        `toml:"bpftrace"`
+	StateDir string `toml:"state_dir"`
+	// ClientRoots says what a client's MCP roots do: ClientRootsIgnore
+	// (the default) serves the configured roots whatever the client lists;
+	// ClientRootsNarrow serves only their overlap with the client's. It is
+	// a top-level key because [[roots]] is the list of roots itself.
+	ClientRoots string              `toml:"client_roots"`
+	Roots       []Root              `toml:"roots"`
+	Toolsets    ToolsetsConf        `toml:"toolsets"`
+	Limits      Limits              `toml:"limits"`
+	Tools       map[string]ToolConf `toml:"tools"`
+	Store       StoreConf           `toml:"store"`
+	HTTP        HTTPConf            `toml:"http"`
+	Exec        ExecConf            `toml:"exec"`
+	Stdio       StdioConf           `toml:"stdio"`
+	Repl        ReplConf            `toml:"repl"`
+	Process     ProcessConf         `toml:"process"`
+	Bpftrace    BpftraceConf        `toml:"bpftrace"`
 }
 
 // Root is a directory file tools may work in. After Load its Path is
@@ -35,6 +40,16 @@ type Root struct {
 	// link that normalize resolved into Path; paths under it stay valid.
 	Given string `toml:"-"`
 }
+
+// The values of client_roots. Ignoring is the default: clients such as
+// Claude Code list their own working directory, which may lie anywhere, and
+// narrowing to it then refused every file tool; ignoring a client's roots
+// never widens what the server allows. The newest protocol revision
+// deprecates roots altogether.
+const (
+	ClientRootsIgnore = "ignore"
+	ClientRootsNarrow = "narrow"
+)
 
 // ToolsetsConf chooses what is served.
 type ToolsetsConf struct {
@@ -95,8 +110,9 @@ type StdioConf struct {
 // the state directory, so tests can choose them.
 func Default(cwd string, uid int, env func(string) string) *Config {
 	return &Config{
-		StateDir: defaultStateDir(uid, env),
-		Roots:    []Root{{Path: cwd}},
+		StateDir:    defaultStateDir(uid, env),
+		ClientRoots: ClientRootsIgnore,
+		Roots:       []Root{{Path: cwd}},
 		Limits: Limits{
 			DefaultTimeout: Duration{15 * time.Second},
 			MaxTimeout:     Duration{60 * time.Second},

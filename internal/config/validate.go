@@ -26,6 +26,9 @@ func (c *Config) Validate() error {
 		bad("state_dir %q: must be an absolute path", c.StateDir)
 	}
 	errs = append(errs, c.validateRoots()...)
+	if c.ClientRoots != ClientRootsIgnore && c.ClientRoots != ClientRootsNarrow {
+		errs = append(errs, fmt.Errorf("client_roots %q: want %q or %q", c.ClientRoots, ClientRootsIgnore, ClientRootsNarrow))
+	}
 	errs = append(errs, c.validateToolsets()...)
 	errs = append(errs, c.validateLimits()...)
 	errs = append(errs, c.validateStore()...)

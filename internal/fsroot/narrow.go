@@ -52,6 +52,14 @@ func (s *Set) Narrow(client []string) *Set {
 	return out
 }
 
+// Overlap reports whether one of two absolute, clean paths holds the other:
+// a client root that overlaps an allowed root leaves something to serve.
+func Overlap(a, b string) bool {
+	_, inA := within(a, b)
+	_, inB := within(b, a)
+	return inA || inB
+}
+
 // ForCall is the set one call may use: s itself, or s narrowed to the
 // calling client's MCP roots when the client listed any file:// roots (a
 // client that lists none has told us nothing to narrow to). release frees
@@ -70,8 +78,8 @@ func (s *Set) ForCall(ctx context.Context, call *tool.Call) (set *Set, release f
 	n := s.Narrow(paths)
 	if len(n.roots) == 0 {
 		n.Close()
-		return nil, nil, tool.Errorf(tool.InvalidPath, "none of the client's roots (%s) lies inside the roots this server allows", strings.Join(paths, ", ")).
-			WithSuggestion("Open a workspace inside one of the server's roots, or ask the operator to allow it (--root).")
+		return nil, nil, tool.Errorf(tool.InvalidPath, "none of the client's roots (%s) lies inside the roots this server allows (%s), and the server narrows to them (client_roots = \"narrow\")", tool.Clip(strings.Join(paths, ", ")), s.names()).
+			WithSuggestion("Open a workspace inside one of the server's roots, or ask the operator to set client_roots = \"ignore\" (the default) or to allow it (--root).")
 	}
 	return n, func() { n.Close() }, nil
 }

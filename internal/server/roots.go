@@ -5,29 +5,37 @@ package server
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-// clientRoots keeps each client session's MCP roots. A client's roots may
-// only narrow the configured ones (fsroot.Set.ForCall).
+// clientRoots keeps each client session's MCP roots, where the operator
+// set client_roots = "narrow". A client's roots may only narrow the
+// configured ones (fsroot.Set.ForCall).
 //
 // They are fetched when the session is initialized and again when the
 // client says they changed, which spares each file tool call a round trip;
 // a call that arrives before the fetch ended waits for it, briefly.
 //
 // The roots feature is deprecated by the protocol (SEP-2577) but still
-// served by clients that follow the 2025 revisions, and narrowing to what
-// the user opened is the behaviour they expect.
+// served by clients that follow the 2025 revisions. Narrowing is not the
+// default: Claude Code lists the directory it was started in, and a server
+// whose roots lie elsewhere then refused every file tool.
 type clientRoots struct {
-	mu    sync.Mutex
-	known map[*mcp.ServerSession]*rootsFetch
+	mu      sync.Mutex
+	known   map[*mcp.ServerSession]*rootsFetch
+	allowed []string // the configured roots, to warn when a client's miss them all
+	log     *slog.Logger
 }
 
 // rootsFetch is one roots/list exchange; ready closes when it ended.
@@ -40,12 +48,24 @@ type rootsFetch struct {
 // rootsWait bounds how long a call waits for a fetch, and the fetch itself.
 const rootsWait = 5 * time.Second
 
-func newClientRoots() *clientRoots {
-	return &clientRoots{known: map[*mcp.ServerSession]*rootsFetch{}}
+// newClientRoots returns nil, which narrows nothing and asks no client,
+// unless the operator set client_roots = "narrow".
+func newClientRoots(cfg *config.Config, log *slog.Logger) *clientRoots {
+	if cfg == nil || cfg.ClientRoots != config.ClientRootsNarrow {
+		return nil
+	}
+	c := &clientRoots{known: map[*mcp.ServerSession]*rootsFetch{}, log: log}
+	for _, r := range cfg.Roots {
+		c.allowed = append(c.allowed, r.Path)
+	}
+	return c
 }
 
 // listen hooks the fetches to the session's lifecycle.
 func (c *clientRoots) listen(o *mcp.ServerOptions) {
+	if c == nil {
+		return
+	}
 	o.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) { c.fetch(req.Session) }
 	o.RootsListChangedHandler = func(_ context.Context, req *mcp.RootsListChangedRequest) { c.fetch(req.Session) }
 }
@@ -73,12 +93,16 @@ func (c *clientRoots) fetch(ss *mcp.ServerSession) *rootsFetch {
 			return
 		}
 		f.paths = filePaths(res.Roots)
+		c.warnIfDisjoint(f.paths)
 	}()
 	return f
 }
 
 // forSession returns the ClientRootsFunc of one session.
 func (c *clientRoots) forSession(ss *mcp.ServerSession) tool.ClientRootsFunc {
+	if c == nil {
+		return nil
+	}
 	return func(ctx context.Context) ([]string, bool, error) {
 		if ss == nil || !declaresRoots(ss) {
 			return nil, false, nil
@@ -100,6 +124,24 @@ func (c *clientRoots) forSession(ss *mcp.ServerSession) tool.ClientRootsFunc {
 		}
 		return f.paths, true, f.err
 	}
+}
+
+// warnIfDisjoint says once per listing, in the server's log, that a
+// client's roots leave nothing to serve: every file tool call of that client
+// will fail until it lists other roots or the operator stops narrowing.
+func (c *clientRoots) warnIfDisjoint(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	for _, p := range paths {
+		for _, a := range c.allowed {
+			if fsroot.Overlap(p, a) {
+				return
+			}
+		}
+	}
+	c.log.Warn("the client's roots lie outside every allowed root; with client_roots = \"narrow\" its file tool calls will fail (set client_roots = \"ignore\" to serve the allowed roots whatever the client lists)",
+		"client_roots", strings.Join(paths, ", "), "allowed", strings.Join(c.allowed, ", "))
 }
 
 // forgetWhenDone drops a session's entry when the session ends.

@@ -62,7 +62,7 @@ func New(opts Options) (*Server, error) {
 		served:  served,
 		metrics: NewMetrics(),
 		log:     log,
-		roots:   newClientRoots(),
+		roots:   newClientRoots(opts.Config, log),
 		session: fmt.Sprintf("local-%d", os.Getpid()),
 	}
 	for _, ts := range served {

@@ -13,11 +13,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A client's MCP roots narrow what the file tools reach, never widen it,
-// and a change of roots is seen on the next call.
+// With client_roots = "narrow", a client's MCP roots narrow what the file
+// tools reach, never widen it, and a change of roots is seen on the next
+// call.
 func TestClientRootsNarrow(t *testing.T) {
 	ctx := testCtx(t)
-	e := newEnv(t, "")
+	e := newEnv(t, `client_roots = "narrow"`)
 	for _, d := range []string{"proj/src", "other"} {
 		if err := os.MkdirAll(filepath.Join(e.root, d), 0o755); err != nil {
 			t.Fatal(err)
@@ -93,13 +94,46 @@ func TestClientRootsNarrow(t *testing.T) {
 	deadline = time.Now().Add(10 * time.Second)
 	for {
 		env := read(filepath.Join(e.root, "top.txt"))
-		if !env.Success && strings.Contains(env.Error.Message, "client's roots") && env.Error.Suggestion != "" {
+		if !env.Success && strings.Contains(env.Error.Message, "client's roots") && strings.Contains(env.Error.Message, `client_roots = "narrow"`) && strings.Contains(env.Error.Suggestion, `client_roots = "ignore"`) {
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("want a refusal naming the client's roots, got %+v", env)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// By default a client's roots change nothing: Claude Code lists the
+// directory it was started in, which may lie outside the server's roots,
+// and the file tools must still reach the server's roots (and only them).
+func TestClientRootsIgnoredByDefault(t *testing.T) {
+	ctx := testCtx(t)
+	e := newEnv(t, "")
+	if err := os.WriteFile(filepath.Join(e.root, "top.txt"), []byte("top\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := t.TempDir()
+	if err := os.WriteFile(filepath.Join(elsewhere, "secret.txt"), []byte("secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "like-claude-code", Version: "1"}, nil)
+	client.AddRoots(&mcp.Root{URI: "file://" + elsewhere, Name: "cwd"})
+	cmd := exec.Command(binary, e.args("serve")...)
+	cmd.Stderr = &testLog{t: t}
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	tools := listTools(t, ctx, cs)
+	for _, p := range []string{"top.txt", filepath.Join(e.root, "top.txt")} {
+		if env, _ := call(t, ctx, cs, tools, "fs_read", map[string]any{"path": p}); !env.Success {
+			t.Errorf("%s with the client's roots elsewhere: %+v", p, env.Error)
+		}
+	}
+	if env, _ := call(t, ctx, cs, tools, "fs_read", map[string]any{"path": filepath.Join(elsewhere, "secret.txt")}); env.Success {
+		t.Error("the client's root widened the server's")
 	}
 }
 

@@ -15,6 +15,7 @@
 // validation (or its silent skipping) cannot hide a schema mismatch.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import Ajv2020Module from "ajv/dist/2020.js";
@@ -159,7 +160,17 @@ async function callAndValidate(client, tool, validate) {
 
 async function run(t) {
   summary.transport = t.kind;
-  const client = new Client({ name: "hostmcp-interop", version: "1.0.0" });
+  // Like Claude Code, the client lists a root of its own (the directory it
+  // was started in), which lies outside the server's roots: by default the
+  // server must still serve its own roots (client_roots = "ignore").
+  const clientRoot = process.env.HOSTMCP_INTEROP_CLIENT_ROOT;
+  const client = new Client(
+    { name: "hostmcp-interop", version: "1.0.0" },
+    clientRoot ? { capabilities: { roots: { listChanged: true } } } : undefined,
+  );
+  if (clientRoot) {
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file://${clientRoot}`, name: "cwd" }] }));
+  }
   const transport = makeTransport(t);
   await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
   try {
@@ -207,6 +218,14 @@ async function run(t) {
         // so one bad tool does not hide the rest of the report.
         fail(`${name}: tools/call: ${describe(e)}`);
       }
+    }
+
+    const readPath = process.env.HOSTMCP_INTEROP_READ;
+    if (readPath) {
+      const res = await client.callTool({ name: "fs_read", arguments: { path: readPath } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+      const sc = res.structuredContent;
+      if (sc?.success !== true) fail(`fs_read ${readPath}: ${JSON.stringify(sc?.error)}`);
+      summary.read = sc?.data?.content ?? "";
     }
 
     const prompts = await listAll((p, o) => client.listPrompts(p, o), "prompts");

@@ -43,6 +43,7 @@ type summary struct {
 		Validated bool `json:"validated"`
 	} `json:"calls"`
 	Prompts           []string `json:"prompts"`
+	Read              string   `json:"read"`
 	ResourceTemplates []string `json:"resource_templates"`
 }
 
@@ -108,6 +109,9 @@ func checkSummary(t *testing.T, got summary, transport string) {
 	if len(got.Prompts) == 0 {
 		t.Error("prompts/list returned no prompts")
 	}
+	if got.Read != interopText {
+		t.Errorf("fs_read of the server's root, with the client's roots elsewhere, gave %q, want %q", got.Read, interopText)
+	}
 	if !slices.Contains(got.ResourceTemplates, "hostmcp://handle/{id}") {
 		t.Errorf("resource templates %v lack hostmcp://handle/{id}", got.ResourceTemplates)
 	}
@@ -159,10 +163,24 @@ func installModules(t *testing.T, ctx context.Context, npm, dir string) {
 	}
 }
 
-// serverFlags gives the server a private state directory and root.
+// serverFlags gives the server a private state directory and root. The
+// root holds interopFile, which the client reads while it lists a root of
+// its own elsewhere (HOSTMCP_INTEROP_CLIENT_ROOT), as Claude Code lists the
+// directory it was started in.
 func serverFlags(t *testing.T) []string {
-	return []string{"--state-dir", t.TempDir(), "--root", t.TempDir()}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, interopFile), []byte(interopText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOSTMCP_INTEROP_READ", filepath.Join(root, interopFile))
+	t.Setenv("HOSTMCP_INTEROP_CLIENT_ROOT", t.TempDir())
+	return []string{"--state-dir", t.TempDir(), "--root", root}
 }
+
+const (
+	interopFile = "interop.txt"
+	interopText = "read through the TypeScript SDK\n"
+)
 
 // runClient runs client.mjs and parses its summary line.
 func runClient(t *testing.T, ctx context.Context, node, dir string, args []string) summary {
