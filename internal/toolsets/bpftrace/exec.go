@@ -80,9 +80,14 @@ func (s *Set) handleExec(ctx context.Context, _ *tool.Call, in execIn) (execOut,
 	return execOut{ExecutionID: j.ID, Status: jobs.Running, TimeoutSeconds: int(timeout / time.Second)}, nil
 }
 
-// check runs bpftrace's dry run (-d: parse, semantic analysis and code
-// generation, nothing attached) and turns an error into its position.
+// check scans the program's text (checkSource: what bpftrace would act on
+// while checking), then runs bpftrace's dry run (-d: parse, semantic
+// analysis and code generation, nothing attached) and turns an error into
+// its position.
 func (s *Set) check(ctx context.Context, program string) error {
+	if err := checkSource(program); err != nil {
+		return err
+	}
 	res, err := s.exec.Run(ctx, execx.Cmd{Name: "bpftrace", Args: []string{"-d", "-e", program}, Timeout: 20 * time.Second, MaxOutput: 1 << 20})
 	if err != nil {
 		return tool.Wrap(tool.ExecutionFailed, err, "checking the program: %v", err)
