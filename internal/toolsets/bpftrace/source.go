@@ -11,9 +11,9 @@ import (
 // acts on some of it while only checking (-d): clang reads every #include'd
 // file and quotes its words in its errors, and a tracepoint's category and
 // event name the format file it reads (tracepoint:../../x:ev reads x/ev/format
-// anywhere). Everything else is for bpftrace's own reading of the program,
-// which spelling cannot change; this scan only has to keep to the text clang
-// sees and to what bpftrace prints back verbatim (its -d listing).
+// anywhere). Everything else is judged on bpftrace's own reading of the
+// program (see dump.go), which spelling cannot change; this scan only has to
+// keep to the text clang sees and to what bpftrace prints back verbatim.
 //
 // The scan follows bpftrace 0.17's lexer (src/lexer.l): "//" and "/* */"
 // comments, "..." strings with backslash escapes that end at a newline, and a
