@@ -209,11 +209,31 @@ func TestEvasionsRefused(t *testing.T) {
 	}
 }
 
-// What is not gated still runs: a tracepoint count, and a uprobe on a
-// root-owned program that is neither a shell nor a library.
+// toolShaped is a program in the shape of bpftrace's own tools: a shebang,
+// a block comment, conditional includes, a predicate on a string.
+const toolShaped = `#!/usr/bin/env bpftrace
+/*
+ * Counts openat(2) by process, as opensnoop.bt would.
+ */
+#ifndef BPFTRACE_HAVE_BTF
+#include <linux/socket.h>
+#include <net/sock.h>
+#else
+#include <sys/socket.h>
+#endif
+
+BEGIN { printf("Tracing open()s... Hit Ctrl-C to end.\n"); }
+tracepoint:syscalls:sys_enter_openat /comm != "bpftrace"/ { @[comm] = count(); }
+interval:ms:200 { exit(); }
+`
+
+// What is not gated still runs: a tracepoint count, a program shaped like
+// bpftrace's own tools, and a uprobe on a root-owned program that is
+// neither a shell nor a library.
 func TestUngatedProbesRun(t *testing.T) {
 	s := liveSet(t, nil)
 	for _, prog := range []string{
+		toolShaped,
 		`tracepoint:syscalls:sys_enter_write { @writes = count(); } interval:ms:200 { exit(); }`,
 		`uprobe:/usr/bin/true:main { @ = count(); } interval:ms:200 { exit(); }`,
 	} {

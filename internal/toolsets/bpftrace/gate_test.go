@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -68,6 +69,7 @@ func checkCode(t *testing.T, err error, want tool.Code, key string) {
 // unknown type or a relative target is refused, and a target is found
 // whichever colon ends it (a quoted target may hold one).
 func TestGateProbes(t *testing.T) {
+	testutil.RequireFile(t, "/usr/bin/bash")
 	dir := t.TempDir()
 	if err := os.Symlink("/usr/bin/bash", filepath.Join(dir, "a:b")); err != nil {
 		t.Fatal(err)

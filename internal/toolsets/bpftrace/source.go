@@ -30,8 +30,16 @@ var (
 	includeLine = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*<[A-Za-z0-9_][A-Za-z0-9_./+-]*>[ \t]*$`)
 	// defineLine is a constant or a small macro of identifiers, numbers and
 	// operators: no strings, no paths, no comments, no continuation.
-	defineLine = regexp.MustCompile(`^[ \t]*#[ \t]*define[ \t]+[A-Za-z_][A-Za-z0-9_]*(\([A-Za-z0-9_, \t]*\))?([ \t]+[A-Za-z0-9_ \t()+*%<>=!&|^~,?:\[\]-]*)?$`)
+	defineLine = regexp.MustCompile(`^[ \t]*#[ \t]*define[ \t]+[A-Za-z_][A-Za-z0-9_]*(\([A-Za-z0-9_, \t]*\))?([ \t]+` + plainExpr + `)?$`)
+	// conditionalLine is the rest of what bpftrace's own tools write
+	// (#ifndef BPFTRACE_HAVE_BTF ... #endif), conditions being plain
+	// expressions as in defineLine.
+	conditionalLine = regexp.MustCompile(`^[ \t]*#[ \t]*((ifdef|ifndef|undef)[ \t]+[A-Za-z_][A-Za-z0-9_]*|(if|elif)[ \t]+` + plainExpr + `|else|endif)[ \t]*$`)
 )
+
+// plainExpr is identifiers, numbers and operators: no quotes, slashes,
+// backslashes or '#', so no file name, comment, string or continuation.
+const plainExpr = `[A-Za-z0-9_ \t()+*%<>=!&|^~,?:\[\]-]*`
 
 // sourceRefusal is a construct the scan refuses, with the line it is on.
 type sourceRefusal struct {
@@ -48,7 +56,7 @@ func checkSource(prog string) error {
 		return nil
 	}
 	return tool.Errorf(tool.CommandNotAllowed, "line %d: %s (in %q)", r.line, r.what, tool.Clip(r.text)).
-		WithSuggestion("Use BTF types (bpftrace knows the kernel's structs) or #include <linux/header.h>, #define NAME value, and probe names without '..' or escapes.")
+		WithSuggestion("Use BTF types (bpftrace knows the kernel's structs) or #include <linux/header.h>; #define and #if take identifiers, numbers and operators; probe names take no '..' or escapes.")
 }
 
 // scanSource is checkSource's pure part.
@@ -217,9 +225,9 @@ func (sc *scanner) hash() *sourceRefusal {
 	directive := sc.src[sc.lineStart : sc.i+end]
 	switch {
 	case includeLine.MatchString(directive) && !strings.Contains(directive, ".."):
-	case defineLine.MatchString(directive):
+	case defineLine.MatchString(directive), conditionalLine.MatchString(directive):
 	default:
-		return sc.refuse("a preprocessor directive other than #include <header.h> or #define NAME value")
+		return sc.refuse("a preprocessor directive other than #include <header.h>, #define NAME value and #if/#ifdef/#else/#endif")
 	}
 	sc.i += end
 	return nil

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
 // copyFile copies src to dst with mode.
@@ -52,9 +54,7 @@ func findLibc(t *testing.T) string {
 // traces only who runs the copy).
 func TestJudgeTargets(t *testing.T) {
 	bash := "/usr/bin/bash"
-	if _, err := os.Stat(bash); err != nil {
-		t.Fatalf("this test needs %s: %v", bash, err)
-	}
+	testutil.RequireFile(t, bash)
 	dir := t.TempDir()
 	join := func(n string) string { return filepath.Join(dir, n) }
 	if err := os.Symlink(bash, join("link-to-bash")); err != nil {
@@ -89,7 +89,7 @@ func TestJudgeTargets(t *testing.T) {
 		{"setuid", join("setuid-copy"), []sensitivity{setIDTarget}},
 		{"setgid", join("setgid-copy"), []sensitivity{setIDTarget}},
 		{"libc", findLibc(t), []sensitivity{libraryTarget}},
-		{"a static program", os.Args[0], nil},
+		{"this test's own program", os.Args[0], nil},
 		{"not ELF", join("notelf"), nil},
 		{"a fifo", join("fifo"), nil},
 		{"a directory", dir, nil},
