@@ -22,6 +22,23 @@ type BpftraceConf struct {
 	// override(). bpftrace's --unsafe mode is never passed, so they still
 	// cannot run; the setting only stops hostmcp refusing them first.
 	AllowUnsafeBuiltins bool `toml:"allow_unsafe_builtins"`
+	// AllowCat lets programs call cat(), which prints any file with
+	// bpftrace's rights (root's): off, a program could read what the roots
+	// keep the file tools from.
+	AllowCat bool `toml:"allow_cat"`
+	// AllowShellUprobes lets uprobes, uretprobes and USDT probes attach to
+	// a shell (a file named in /etc/shells or a known shell name, the same
+	// inode however it is spelled): a uretprobe on readline records what
+	// users type.
+	AllowShellUprobes bool `toml:"allow_shell_uprobes"`
+	// AllowLibraryUprobes lets them attach to a shared library: a library
+	// such as libc runs inside every process, the shells and the password
+	// prompts included.
+	AllowLibraryUprobes bool `toml:"allow_library_uprobes"`
+	// AllowOthersUprobes lets them attach to a program owned by a user
+	// other than root and the server's own, or one that is setuid or
+	// setgid (it runs for whoever starts it: sudo, passwd).
+	AllowOthersUprobes bool `toml:"allow_others_uprobes"`
 }
 
 // DefaultBpftrace is spec 001's defaults: 10 s runs, at most 60 s, five at

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -30,19 +31,15 @@ type execOut struct {
 // maxProgram bounds a program's text.
 const maxProgram = 64 << 10
 
-var (
-	// unsafeCall finds calls of the builtins bpftrace runs only with --unsafe.
-	unsafeCall = regexp.MustCompile(`\b(system|signal|override)\s*\(`)
-	// errorAt is bpftrace's error position: "stdin:3:12-20: ERROR: message".
-	errorAt = regexp.MustCompile(`(?m)^stdin:(\d+):(\d+)(?:-\d+)?: ERROR: (.*)$`)
-)
+// errorAt is bpftrace's error position: "stdin:3:12-20: ERROR: message".
+var errorAt = regexp.MustCompile(`(?m)^stdin:(\d+):(\d+)(?:-\d+)?: ERROR: (.*)$`)
 
 func (s *Set) execProgram() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "bpftrace_exec_program",
 		Kind:        tool.Mutating,
 		Title:       "Run a bpftrace program",
-		Description: "Check a bpftrace program (a syntax or semantic error comes back at once with line and column), then run it in the background with a timeout; returns an execution_id to read with bpftrace_get_result.",
+		Description: "Check a bpftrace program (an error comes back at once with line and column), then run it in the background with a timeout; returns an execution_id for bpftrace_get_result. cat() and uprobes on shells, libraries and others' programs are refused unless configured.",
 		Timeout:     30 * time.Second,
 	}, s.handleExec).WithRange("timeout", 1, 3600)
 }
@@ -53,10 +50,6 @@ func (s *Set) handleExec(ctx context.Context, _ *tool.Call, in execIn) (execOut,
 	}
 	if strings.TrimSpace(in.Program) == "" || len(in.Program) > maxProgram {
 		return execOut{}, tool.Errorf(tool.InvalidArgument, "program must be 1 to %d bytes of bpftrace", maxProgram)
-	}
-	if m := unsafeCall.FindStringSubmatch(in.Program); m != nil && !s.conf.AllowUnsafeBuiltins {
-		return execOut{}, tool.Errorf(tool.CommandNotAllowed, "the program calls %s(), which bpftrace allows only in --unsafe mode; hostmcp never enables it", m[1]).
-			WithSuggestion("Observe instead of acting: record the event (printf, a map) and act on the result with proc_kill or another tool.")
 	}
 	timeout := s.conf.DefaultTimeout.Duration
 	if in.TimeoutSeconds > 0 {
@@ -80,17 +73,45 @@ func (s *Set) handleExec(ctx context.Context, _ *tool.Call, in execIn) (execOut,
 	return execOut{ExecutionID: j.ID, Status: jobs.Running, TimeoutSeconds: int(timeout / time.Second)}, nil
 }
 
-// check runs bpftrace's dry run (-d: parse, semantic analysis and code
-// generation, nothing attached) and turns an error into its position.
+// check refuses a program that may not run here, or that bpftrace itself
+// refuses. The text is scanned first (checkSource: what bpftrace would act
+// on while checking); then bpftrace's dry run (-d: parse, semantic analysis
+// and code generation, nothing attached) prints its reading of the program,
+// whose calls and attach points are gated; an error of bpftrace's comes back
+// with its position.
 func (s *Set) check(ctx context.Context, program string) error {
-	res, err := s.exec.Run(ctx, execx.Cmd{Name: "bpftrace", Args: []string{"-d", "-e", program}, Timeout: 20 * time.Second, MaxOutput: 1 << 20})
+	if err := checkSource(program); err != nil {
+		return err
+	}
+	res, err := s.exec.Run(ctx, execx.Cmd{Name: "bpftrace", Args: []string{"-d", "-e", program}, Timeout: 20 * time.Second, MaxOutput: maxDump})
 	if err != nil {
 		return tool.Wrap(tool.ExecutionFailed, err, "checking the program: %v", err)
 	}
-	if res.ExitCode == 0 {
-		return nil
+	if res.StdoutTruncated {
+		return tool.Errorf(tool.LimitReached, "bpftrace's reading of the program is over %d MiB, too long to check", maxDump>>20).
+			WithSuggestion("Split the program into smaller ones.")
 	}
-	stderr := string(res.Stderr)
+	out := string(res.Stdout)
+	if err := s.gateCalls(dumpCalls(out)); err != nil {
+		return err
+	}
+	if res.ExitCode != 0 {
+		return bpftraceError(string(res.Stderr))
+	}
+	probes, err := dumpProbes(out)
+	if err != nil {
+		return tool.Wrap(tool.ExecutionFailed, err, "bpftrace's reading of the program could not be checked: %v", err).
+			WithSuggestion("Remove C comments and struct definitions that look like bpftrace's listing, or write the program more plainly.")
+	}
+	return s.gateProbes(probes, loadTargetPolicy("/etc/shells", os.Geteuid()))
+}
+
+// maxDump bounds the dry run's output (its syntax trees, then LLVM IR).
+const maxDump = 16 << 20
+
+// bpftraceError turns bpftrace's complaint into a tool error, with the
+// position when it gives one.
+func bpftraceError(stderr string) error {
 	if m := errorAt.FindStringSubmatch(stderr); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])

@@ -98,6 +98,7 @@ var helpers = []helper{
 	{"time(fmt)", "function", "print the time", false}, {"str(char *)", "function", "read a string from a pointer", false},
 	{"ksym(addr)", "function", "kernel symbol of an address", false}, {"usym(addr)", "function", "user symbol of an address", false},
 	{"ntop(addr)", "function", "IP address to text", false}, {"exit()", "function", "stop the program", false},
+	{"cat(path)", "function", "print a file; refused unless [bpftrace] allow_cat", false},
 	{"clear(@map)", "function", "empty a map", false}, {"delete(@map[key])", "function", "remove one key", false},
 	{"count()", "map function", "count events", false}, {"sum(n)", "map function", "sum values", false},
 	{"avg(n)", "map function", "average", false}, {"min(n)", "map function", "minimum", false}, {"max(n)", "map function", "maximum", false},
