@@ -35,7 +35,8 @@ func (l Loc) Mkdirs(existOK bool) (bool, error) {
 
 // Remove deletes a file, a symbolic link (never what it points to) or,
 // with recursive, a directory tree. A root, an ancestor of a root, or a
-// path whose tree holds another root is refused.
+// path whose tree holds another root is refused; so is a tree that holds a
+// mount point, or is one, before anything is removed (removeTree).
 func (s *Set) Remove(l Loc, recursive bool) error {
 	if err := s.CheckRemovable(l); err != nil {
 		return err
@@ -49,11 +50,9 @@ func (s *Set) Remove(l Loc, recursive bool) error {
 			WithSuggestion("Pass recursive: true to delete it and everything in it (dry_run: true lists what would go).")
 	}
 	if st.IsDir() {
-		err = l.Root.r.RemoveAll(l.Rel)
-	} else {
-		err = l.Root.r.Remove(l.Rel)
+		return removeTree(l, nil)
 	}
-	if err != nil {
+	if err := l.Root.r.Remove(l.Rel); err != nil {
 		return pathError("deleting", l.Given, err)
 	}
 	return nil
@@ -74,7 +73,9 @@ func (s *Set) CheckRemovable(l Loc) error {
 
 // Move renames src to dst. Without overwrite an existing dst is refused
 // atomically (renameat2 RENAME_NOREPLACE). Across filesystems the tree is
-// copied, synced and the source removed. It reports whether it copied.
+// copied, synced and the source removed, which a source that is or holds a
+// mount point refuses before anything is copied. It reports whether it
+// copied.
 func (s *Set) Move(src, dst Loc, overwrite bool) (bool, error) {
 	if err := s.CheckRemovable(src); err != nil {
 		return false, err
@@ -122,7 +123,15 @@ func (s *Set) Move(src, dst Loc, overwrite bool) (bool, error) {
 		if errors.Is(err, unix.EINVAL) {
 			return false, tool.Errorf(tool.InvalidArgument, "cannot move %q into itself (%q)", src.Given, dst.Given)
 		}
+		if mp, _ := src.IsMountPoint(); errors.Is(err, unix.EBUSY) && mp {
+			return false, mountRefusal("move", src.Given, ".", false)
+		}
 		return false, pathError("moving to", dst.Given, err)
+	}
+	// The copy is followed by a recursive delete of the source, which
+	// refuses a tree holding a mount point: refuse it before copying.
+	if err := src.checkOneMount("move"); err != nil {
+		return false, err
 	}
 	if err := copyTree(src, dst, overwrite); err != nil {
 		return false, err
