@@ -200,6 +200,7 @@ func (f *Fence) Warning() string {
 	for i, s := range f.skipped {
 		names[i] = fmt.Sprintf("%q", tool.Clip(s))
 	}
+	slices.Sort(names)
 	list := strings.Join(names, ", ")
 	if f.nSkipped > len(f.skipped) {
 		list = fmt.Sprintf("%s and %d more", list, f.nSkipped-len(f.skipped))
