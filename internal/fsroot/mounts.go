@@ -79,9 +79,12 @@ func (l Loc) IsMountPoint() (bool, error) {
 	if l.IsRoot() {
 		return false, nil
 	}
-	parent, base, err := l.parent()
+	dirRel, base := path.Split(l.Rel)
+	// Opened for looking only: parent, which serves changes, may also
+	// refuse a directory that cannot be changed.
+	parent, err := l.Root.OS().OpenFile(path.Clean("./"+dirRel), os.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
-		return false, err
+		return false, pathError("inspecting", l.Given, err)
 	}
 	defer parent.Close()
 	pid, err := mountOf(parent)
@@ -174,9 +177,6 @@ func (f *Fence) Admits(file *os.File) bool {
 	id, err := mountOf(file)
 	return err == nil && f.id.holds(id)
 }
-
-// Crosses reports whether the walk may cross into other mounts.
-func (f *Fence) Crosses() bool { return f.cross }
 
 // Skip records a mount point, relative to the start, that the walk left
 // out. Walkers that skip mounts by themselves (rg) report theirs here.
