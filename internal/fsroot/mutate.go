@@ -29,7 +29,9 @@ func (l Loc) Mkdirs(existOK bool) (bool, error) {
 // Remove deletes a file, a symbolic link (never what it points to) or,
 // with recursive, a directory tree. A root, a directory above a root, and
 // anything in a read-only root are refused; which is which is decided from
-// the entry the kernel finds, not from the path's spelling.
+// the entry the kernel finds, not from the path's spelling. So is a tree
+// that holds a mount point, or is one, before anything is removed
+// (removeTree).
 func (s *Set) Remove(l Loc, recursive bool) error {
 	dir, base, st, err := s.removable(l)
 	if err != nil {
@@ -42,11 +44,9 @@ func (s *Set) Remove(l Loc, recursive bool) error {
 			WithSuggestion("Pass recursive: true to delete it and everything in it (dry_run: true lists what would go).")
 	}
 	if isDir {
-		err = l.Root.r.RemoveAll(l.Rel)
-	} else {
-		err = unix.Unlinkat(int(dir.Fd()), base, 0)
+		return removeTree(l, nil)
 	}
-	if err != nil {
+	if err := unix.Unlinkat(int(dir.Fd()), base, 0); err != nil {
 		return pathError("deleting", l.Given, err)
 	}
 	return nil
@@ -84,7 +84,9 @@ func (s *Set) removable(l Loc) (*os.File, string, *unix.Stat_t, error) {
 
 // Move renames src to dst. Without overwrite an existing dst is refused
 // atomically (renameat2 RENAME_NOREPLACE). Across filesystems the tree is
-// copied, synced and the source removed. It reports whether it copied.
+// copied, synced and the source removed, which a source that is or holds a
+// mount point refuses before anything is copied. It reports whether it
+// copied.
 func (s *Set) Move(src, dst Loc, overwrite bool) (bool, error) {
 	sdir, sbase, sst, err := s.removable(src)
 	if err != nil {
@@ -127,7 +129,15 @@ func (s *Set) Move(src, dst Loc, overwrite bool) (bool, error) {
 		if errors.Is(err, unix.EINVAL) {
 			return false, tool.Errorf(tool.InvalidArgument, "cannot move %q into itself (%q)", tool.Clip(src.Given), tool.Clip(dst.Given))
 		}
+		if mp, _ := src.IsMountPoint(); errors.Is(err, unix.EBUSY) && mp {
+			return false, mountRefusal("move", src.Given, ".", false)
+		}
 		return false, pathError("moving to", dst.Given, err)
+	}
+	// The copy is followed by a recursive delete of the source, which
+	// refuses a tree holding a mount point: refuse it before copying.
+	if err := src.checkOneMount("move"); err != nil {
+		return false, err
 	}
 	if err := copyTree(src, dst, overwrite); err != nil {
 		return false, err

@@ -2,7 +2,12 @@ package files
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
+	"math"
+	"strings"
+
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -17,11 +22,12 @@ type deleteIn struct {
 }
 
 type deleteOut struct {
-	Path       string   `json:"path"`
-	Deleted    bool     `json:"deleted" jsonschema:"false for a dry run"`
-	Type       string   `json:"type" jsonschema:"file, dir, symlink, ...; a symlink is removed, never what it points to"`
-	WouldGo    []string `json:"would_delete,omitempty" jsonschema:"dry run: paths that would be deleted, relative to path (at most 200)"`
-	TotalPaths int      `json:"total_paths" jsonschema:"entries deleted, or that a dry run would delete, path included"`
+	Path        string   `json:"path"`
+	Deleted     bool     `json:"deleted" jsonschema:"false for a dry run"`
+	Type        string   `json:"type" jsonschema:"file, dir, symlink, ...; a symlink is removed, never what it points to"`
+	WouldGo     []string `json:"would_delete,omitempty" jsonschema:"dry run: paths that would be deleted, relative to path (at most 200)"`
+	MountPoints []string `json:"mount_points,omitempty" jsonschema:"dry run: mount points met, relative to path (. for path itself; at most 20); the delete would be refused and remove nothing"`
+	TotalPaths  int      `json:"total_paths" jsonschema:"entries deleted, or that a dry run would delete, path included"`
 }
 
 func (s *Set) delete() *tool.Def {
@@ -30,7 +36,7 @@ func (s *Set) delete() *tool.Def {
 		Kind:        tool.Destructive,
 		Idempotent:  false,
 		Title:       "Delete a file or directory",
-		Description: "Delete a file, symlink or (with recursive) a directory tree inside the allowed roots; dry_run lists what would go; roots are never deleted.",
+		Description: "Delete a file, symlink or (with recursive) a directory tree inside the allowed roots; dry_run lists what would go; roots, mount points and trees holding a mount point are never deleted.",
 	}, s.handleDelete)
 }
 
@@ -56,31 +62,74 @@ func (s *Set) handleDelete(ctx context.Context, call *tool.Call, in deleteIn) (d
 		return deleteOut{}, tool.Errorf(tool.IsDirectory, "%q is a directory", in.Path).
 			WithSuggestion("Pass recursive: true to delete it and everything in it (dry_run: true lists what would go).")
 	}
+	if in.DryRun {
+		return dryRun(ctx, call, loc, st.IsDir(), out)
+	}
 	if st.IsDir() {
-		skipped := 0
-		err := walk(ctx, loc, 1<<30, func(rel string, _ fs.DirEntry) error {
-			out.TotalPaths++
-			if in.DryRun && len(out.WouldGo) < dryRunShown {
-				out.WouldGo = append(out.WouldGo, rel)
-			}
-			return nil
-		}, &skipped)
-		if err != nil {
+		if _, err := count(ctx, call, loc, &out, false); err != nil {
 			return deleteOut{}, err
 		}
-		if skipped > 0 {
-			call.Warn("%d directories could not be read; the count is a lower bound", skipped)
-		}
-	}
-	if in.DryRun {
-		if out.TotalPaths-1 > len(out.WouldGo) {
-			call.Warn("would_delete shows %d of %d paths", len(out.WouldGo), out.TotalPaths-1)
-		}
-		return out, nil
 	}
 	if err := roots.Remove(loc, in.Recursive); err != nil {
 		return deleteOut{}, err
 	}
 	out.Deleted = true
 	return out, nil
+}
+
+// dryRun lists what a delete would remove, and the mount points that would
+// make it refuse: the path itself, or those below it, which the walk does
+// not enter.
+func dryRun(ctx context.Context, call *tool.Call, loc fsroot.Loc, isDir bool, out deleteOut) (deleteOut, error) {
+	mp, err := loc.IsMountPoint()
+	if err != nil {
+		return deleteOut{}, err
+	}
+	if mp {
+		out.MountPoints = []string{"."}
+	} else if isDir {
+		if out.MountPoints, err = count(ctx, call, loc, &out, true); err != nil {
+			return deleteOut{}, err
+		}
+	}
+	if len(out.MountPoints) > 0 {
+		names := make([]string, len(out.MountPoints))
+		for i, m := range out.MountPoints {
+			names[i] = fmt.Sprintf("%q", tool.Clip(m))
+		}
+		call.Warn("the delete would be refused and remove nothing: a file system is mounted at %s (relative to path); unmount it first (outside hostmcp), or delete around it", strings.Join(names, ", "))
+	}
+	if out.TotalPaths-1 > len(out.WouldGo) {
+		call.Warn("would_delete shows %d of %d paths", len(out.WouldGo), out.TotalPaths-1)
+	}
+	return out, nil
+}
+
+// count walks the tree below loc on its file system, adding the entries a
+// delete would remove to out.TotalPaths and, with list, to out.WouldGo. It
+// returns the mount points it did not enter.
+func count(ctx context.Context, call *tool.Call, loc fsroot.Loc, out *deleteOut, list bool) ([]string, error) {
+	fence, err := loc.Fence(false)
+	if err != nil {
+		return nil, err
+	}
+	defer fence.Close()
+	skipped := 0
+	err = walk(ctx, fence, math.MaxInt, func(rel string, _ fs.DirEntry, mount bool) error {
+		if mount {
+			return nil
+		}
+		out.TotalPaths++
+		if list && len(out.WouldGo) < dryRunShown {
+			out.WouldGo = append(out.WouldGo, rel)
+		}
+		return nil
+	}, &skipped)
+	if err != nil {
+		return nil, err
+	}
+	if skipped > 0 {
+		call.Warn("%d directories could not be read; the count is a lower bound", skipped)
+	}
+	return fence.Skipped(), nil
 }

@@ -12,15 +12,13 @@ import (
 
 // sizer totals disk usage under the listed directories as du -x does:
 // allocated blocks (so a sparse file counts what it holds, and /proc
-// nothing), a hard-linked file once, directories' own blocks included, and
-// nothing on another file system, since the question it answers is what
-// fills this one.
+// nothing), a hard-linked file once, directories' own blocks included. The
+// walk keeps it off other file systems (the question it answers is what
+// fills this one) unless crossing mounts was asked for, as du without -x.
 type sizer struct {
 	depth   int                // directories up to this level are listed
-	dev     uint64             // the listed directory's file system
 	seen    map[[2]uint64]bool // dev and inode of hard-linked files counted
 	totals  map[string]*usage  // by listed directory; "" is the listed one
-	otherFS int                // mount points not descended into
 	stopAt  time.Time          // when the walk gives up, its totals lower bounds
 	stopped bool
 }
@@ -36,7 +34,6 @@ type usage struct {
 func newSizer(ctx context.Context, depth int, root fs.FileInfo) *sizer {
 	z := &sizer{depth: depth, seen: map[[2]uint64]bool{}, totals: map[string]*usage{"": {}}}
 	if st, ok := root.Sys().(*syscall.Stat_t); ok {
-		z.dev = st.Dev
 		z.totals[""].bytes = st.Blocks * 512
 	}
 	if dl, ok := ctx.Deadline(); ok {
@@ -46,8 +43,7 @@ func newSizer(ctx context.Context, depth int, root fs.FileInfo) *sizer {
 }
 
 // add counts one entry of the walk and returns the disk space the entry
-// itself takes; its error is fs.SkipDir for a directory on another file
-// system and fs.SkipAll once time is up.
+// itself takes; its error is fs.SkipAll once time is up.
 func (z *sizer) add(rel string, de fs.DirEntry) (int64, error) {
 	if !z.stopAt.IsZero() && time.Now().After(z.stopAt) {
 		z.stopped = true
@@ -60,10 +56,6 @@ func (z *sizer) add(rel string, de fs.DirEntry) (int64, error) {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
 		return 0, nil
-	}
-	if de.IsDir() && st.Dev != z.dev {
-		z.otherFS++
-		return 0, fs.SkipDir
 	}
 	if st.Nlink > 1 && !de.IsDir() {
 		key := [2]uint64{st.Dev, st.Ino}

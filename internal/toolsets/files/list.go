@@ -22,7 +22,8 @@ type listIn struct {
 	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"include names starting with a dot; default false"`
 	FileGlob      string `json:"file_glob,omitempty" jsonschema:"keep only files whose name (or path relative to path, when the glob has a /) matches, e.g. *.go; directories are always shown"`
 	MaxEntries    int    `json:"max_entries,omitempty" jsonschema:"entries to return, 1 to 5000; default 500; the full list goes to a handle"`
-	DirSizes      bool   `json:"dir_sizes,omitempty" jsonschema:"also total the disk space under each directory listed, like du -x (whole tree, hidden files included, this file system only); walks everything below path, so slower"`
+	DirSizes      bool   `json:"dir_sizes,omitempty" jsonschema:"also total the disk space under each directory listed, like du -x (whole tree, hidden files included, this file system only unless cross_mounts); walks everything below path, so slower"`
+	CrossMounts   bool   `json:"cross_mounts,omitempty" jsonschema:"also descend into file systems mounted below path (and bind mounts); default false: a mount point is listed, marked mount_point, and not entered, as du -x does"`
 	Sort          string `json:"sort,omitempty" jsonschema:"name (default: tree order) or size (largest first: du_bytes with dir_sizes, else size_bytes), to find what fills a disk"`
 }
 
@@ -35,6 +36,7 @@ type entry struct {
 	LinkTarget string `json:"link_target,omitempty" jsonschema:"a symlink's target, shown only when it stays inside the root"`
 	DuBytes    *int64 `json:"du_bytes,omitempty" jsonschema:"with dir_sizes: disk space used, a directory's whole tree or a file's allocated blocks"`
 	DuFiles    *int   `json:"du_files,omitempty" jsonschema:"with dir_sizes, for a directory: regular files in its tree"`
+	MountPoint bool   `json:"mount_point,omitempty" jsonschema:"a directory where another file system is mounted, not entered (pass cross_mounts: true to enter it)"`
 }
 
 type listOut struct {
@@ -83,14 +85,14 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	if err != nil {
 		return listOut{}, err
 	}
-	d, err := loc.OpenDir()
+	fence, err := loc.Fence(in.CrossMounts)
 	if err != nil {
 		return listOut{}, err
 	}
-	dirInfo, err := d.Stat()
-	d.Close()
+	defer fence.Close()
+	dirInfo, err := fence.Stat()
 	if err != nil {
-		return listOut{}, tool.Wrap(tool.ExecutionFailed, err, "%s: %v", in.Path, err)
+		return listOut{}, tool.Wrap(tool.ExecutionFailed, err, "%q: %v", tool.Clip(in.Path), err)
 	}
 	var all []entry
 	var z *sizer
@@ -101,9 +103,9 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	}
 	capped := false
 	skipped := 0
-	err = walk(ctx, loc, walkDepth, func(rel string, de fs.DirEntry) error {
+	err = walk(ctx, fence, walkDepth, func(rel string, de fs.DirEntry, mount bool) error {
 		var du int64
-		if z != nil {
+		if z != nil && !mount {
 			de = &infoOnce{DirEntry: de} // one lstat for the sizer and the listing
 			var err error
 			if du, err = z.add(rel, de); err != nil {
@@ -130,6 +132,7 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 			return fs.SkipAll
 		}
 		e := describe(loc, rel, de)
+		e.MountPoint = mount
 		if z != nil && !de.IsDir() {
 			e.DuBytes = &du
 		}
@@ -145,15 +148,15 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 		if z.stopped {
 			call.Warn("the walk ran out of time: sizes are lower bounds and entries may be missing; list a subdirectory")
 		}
-		if z.otherFS > 0 {
-			call.Warn("%d mount points below were not descended into: their file systems are not counted", z.otherFS)
-		}
 	}
 	if in.Sort == "size" {
 		sortBySize(all)
 	}
 	if skipped > 0 {
 		call.Warn("%d directories could not be read (permission denied or removed during the walk)", skipped)
+	}
+	if w := fence.Warning(); w != "" {
+		call.Warn("%s", w)
 	}
 	out := listOut{Dir: loc.Abs(), Entries: all, TotalEntries: len(all), Complete: !capped && !sizes.partial,
 		DuBytes: sizes.bytes, DuFiles: sizes.files, SizesPartial: sizes.partial}
@@ -165,39 +168,6 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 		out.Handle = tool.PutLines(ctx, call, "fs_list", map[string]any{"kind": "fs_list", "path": loc.Abs(), "root": loc.Root.Path}, all)
 	}
 	return out, nil
-}
-
-// walk visits entries below loc to depth, in lexical order, through the
-// root: directory entries come from getdents, so a symlink is reported as a
-// symlink and never descended into.
-func walk(ctx context.Context, loc fsroot.Loc, depth int, fn func(rel string, de fs.DirEntry) error, skipped *int) error {
-	fsys := loc.Root.OS().FS()
-	return fs.WalkDir(fsys, loc.Rel, func(p string, de fs.DirEntry, err error) error {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		if p == loc.Rel {
-			if err != nil {
-				return err
-			}
-			return nil
-		}
-		if err != nil {
-			*skipped++
-			return nil
-		}
-		rel := strings.TrimPrefix(p, loc.Rel+"/")
-		if loc.Rel == "." {
-			rel = p
-		}
-		if err := fn(rel, de); err != nil {
-			return err
-		}
-		if de.IsDir() && strings.Count(rel, "/") >= depth {
-			return fs.SkipDir
-		}
-		return nil
-	})
 }
 
 func describe(loc fsroot.Loc, rel string, de fs.DirEntry) entry {

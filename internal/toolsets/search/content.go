@@ -28,6 +28,7 @@ type contentIn struct {
 	MaxResults     int    `json:"max_results,omitempty" jsonschema:"hits to return, 1 to 1000; default 100; up to 10000 more go to a handle"`
 	IncludeHidden  bool   `json:"include_hidden,omitempty" jsonschema:"also search names starting with a dot; default false"`
 	IncludeIgnored bool   `json:"include_ignored,omitempty" jsonschema:"also search files excluded by .gitignore; default false"`
+	CrossMounts    bool   `json:"cross_mounts,omitempty" jsonschema:"also search file systems mounted below root (and bind mounts); default false: they are left out and a warning names them"`
 	Engine         string `json:"engine,omitempty" jsonschema:"auto (default: ripgrep when installed), rg or native"`
 }
 
@@ -50,10 +51,11 @@ func (s *Set) content() *tool.Def {
 	}, s.handleContent).WithRange("context_lines", 0, 10).WithRange("max_results", 0, 1000).WithEnum("engine", "auto", "rg", "native")
 }
 
-// searchReq is a validated search_content call.
+// searchReq is a validated search_content call. Close it when done.
 type searchReq struct {
 	loc   fsroot.Loc
 	opt   options
+	fence *fsroot.Fence // keeps both engines on the root's file system
 	re    *regexp.Regexp
 	sc    *scanner
 	limit int
@@ -75,6 +77,7 @@ func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) 
 	if err != nil {
 		return contentOut{}, err
 	}
+	defer req.close()
 	var hits []Hit
 	complete := true
 	if eng == "rg" {
@@ -85,6 +88,7 @@ func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) 
 	if err != nil {
 		return contentOut{}, err
 	}
+	req.warnMounts(call, eng)
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].Path != hits[j].Path {
 			return hits[i].Path < hits[j].Path
@@ -147,14 +151,14 @@ func (s *Set) prepare(roots *fsroot.Set, in contentIn) (*searchReq, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := loc.OpenDir()
+	fence, err := loc.Fence(in.CrossMounts)
 	if err != nil {
 		return nil, err
 	}
-	d.Close()
 	return &searchReq{
 		loc:   loc,
-		opt:   options{hidden: in.IncludeHidden, noIgnore: in.IncludeIgnored, glob: in.FileGlob},
+		opt:   options{hidden: in.IncludeHidden, noIgnore: in.IncludeIgnored, glob: in.FileGlob, cross: in.CrossMounts},
+		fence: fence,
 		re:    re,
 		sc:    &scanner{re: re, ctx: ctxLines},
 		limit: in.MaxResults,
@@ -236,7 +240,7 @@ func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn) ([]Hi
 	if err != nil {
 		return nil, false, err
 	}
-	hits := verify(ctx, req, order, cands)
+	hits := verify(ctx, req, req.existing(order), cands)
 	return hits, complete && len(hits) <= hitCap, nil
 }
 
@@ -258,7 +262,7 @@ func verify(ctx context.Context, req *searchReq, order []string, cands map[strin
 				for _, l := range lines {
 					want[l], last = true, max(last, l)
 				}
-				f, _, err := openFile(req.loc.Root.OS(), join(req.loc.Rel, p))
+				f, _, err := req.open(p)
 				if err != nil {
 					continue
 				}

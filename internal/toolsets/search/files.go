@@ -21,6 +21,7 @@ type filesIn struct {
 	MaxResults     int    `json:"max_results,omitempty" jsonschema:"paths to return, 1 to 2000; default 200; up to 100000 go to a handle"`
 	IncludeHidden  bool   `json:"include_hidden,omitempty" jsonschema:"also list names starting with a dot; default false"`
 	IncludeIgnored bool   `json:"include_ignored,omitempty" jsonschema:"also list files excluded by .gitignore; default false"`
+	CrossMounts    bool   `json:"cross_mounts,omitempty" jsonschema:"also search file systems mounted below root (and bind mounts); default false: they are left out and a warning names them"`
 	Engine         string `json:"engine,omitempty" jsonschema:"auto (default: ripgrep when installed), rg or native"`
 }
 
@@ -90,10 +91,11 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		return filesOut{}, err
 	}
 	defer release()
-	req, err := s.prepare(roots, contentIn{Root: in.Root, FileGlob: in.FileGlob, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored})
+	req, err := s.prepare(roots, contentIn{Root: in.Root, FileGlob: in.FileGlob, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored, CrossMounts: in.CrossMounts})
 	if err != nil {
 		return filesOut{}, err
 	}
+	defer req.close()
 	var paths []string
 	complete := true
 	add := func(rel string) bool {
@@ -111,9 +113,9 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		_, err = runRg(ctx, s.exec, req.loc, append(rgBase(&req.opt), "--files"), func(line []byte) bool {
 			return add(rgPath(line))
 		})
-		paths = s.existing(req, paths)
+		paths = req.existing(paths)
 	} else {
-		w := newWalker(req.loc, req.filter())
+		w := newWalker(req.loc, req.fence, req.filter())
 		err = w.walk(ctx, add)
 		if w.skipped > 0 {
 			call.Warn("%d directories could not be read", w.skipped)
@@ -122,6 +124,7 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	if err != nil {
 		return filesOut{}, err
 	}
+	req.warnMounts(call, eng)
 	sort.Strings(paths)
 	hits := make([]fileHit, len(paths))
 	for i, p := range paths {
@@ -139,11 +142,14 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 }
 
 // existing keeps the paths rg listed that are, now, regular files reached
-// through the root without leaving it: rg walks by path, and a directory
-// swapped for a link during its walk must not put outside names in the
-// answer. Each directory is opened once, from its already opened parent,
-// so the check costs one openat per directory and one fstatat per file.
-func (s *Set) existing(req *searchReq, paths []string) []string {
+// through the root without leaving it, nor the root's mount unless crossing
+// was asked for: rg walks by path, and a directory swapped for a link
+// during its walk must not put outside names in the answer, while its
+// --one-file-system compares devices only and so enters a bind mount. Each
+// directory is opened once, from its already opened parent, and checked
+// against the fence, so the check costs two openat and a statx per
+// directory and one fstatat per file.
+func (r *searchReq) existing(paths []string) []string {
 	dirs := map[string]*os.Root{}
 	defer func() {
 		for _, d := range dirs {
@@ -159,9 +165,13 @@ func (s *Set) existing(req *searchReq, paths []string) []string {
 		}
 		var d *os.Root
 		if dir == "." {
-			d, _ = req.loc.Root.OS().OpenRoot(req.loc.Rel)
+			d, _ = r.loc.Root.OS().OpenRoot(r.loc.Rel)
 		} else if parent := open(path.Dir(dir)); parent != nil {
 			d, _ = parent.OpenRoot(path.Base(dir)) // refuses a symlink out
+		}
+		if d != nil && !r.admitsDir(d) {
+			d.Close()
+			d = nil
 		}
 		dirs[dir] = d
 		return d

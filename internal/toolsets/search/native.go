@@ -17,7 +17,7 @@ import (
 func contentNative(ctx context.Context, req *searchReq, call *tool.Call) ([]Hit, bool, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w := newWalker(req.loc, req.filter())
+	w := newWalker(req.loc, req.fence, req.filter())
 	var (
 		mu    sync.Mutex
 		hits  []Hit
@@ -74,7 +74,7 @@ func contentNative(ctx context.Context, req *searchReq, call *tool.Call) ([]Hit,
 
 // scanOne searches one file, reusing buf for its content.
 func scanOne(req *searchReq, rel string, buf []byte, emit func(Hit) bool) []byte {
-	f, st, err := openFile(req.loc.Root.OS(), join(req.loc.Rel, rel))
+	f, st, err := req.open(rel)
 	if err != nil {
 		return buf
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -67,6 +68,13 @@ func tree(t *testing.T) string {
 
 func runTool(t *testing.T, d *tool.Def, args map[string]any) json.RawMessage {
 	t.Helper()
+	return runEnvelope(t, d, args).Envelope.Data
+}
+
+// runEnvelope runs one tool, which must succeed, and returns its whole
+// result, warnings included.
+func runEnvelope(t *testing.T, d *tool.Def, args map[string]any) tool.Result {
+	t.Helper()
 	raw, _ := json.Marshal(args)
 	res := (&tool.Runner{Handles: func(context.Context, string, map[string]any, []byte) (string, error) { return "H_x", nil }}).
 		Run(context.Background(), tool.Invocation{Def: d, Args: raw})
@@ -76,7 +84,7 @@ func runTool(t *testing.T, d *tool.Def, args map[string]any) json.RawMessage {
 	if res.Err != nil {
 		t.Fatalf("%s: %s", raw, res.JSON)
 	}
-	return res.Envelope.Data
+	return res
 }
 
 // TestEnginesAgree runs rg and the native walker on the same tree with the
@@ -166,5 +174,90 @@ func TestEnginesAgree(t *testing.T) {
 				t.Errorf("no hits at all")
 			}
 		})
+	}
+}
+
+// TestEnginesAgreeAcrossMounts mounts a tmpfs and a bind mount of the
+// tree's own directory (same device, its own mount id) below a search root:
+// by default neither engine reports a file from inside them and both say
+// which mount points they left out; with cross_mounts both find them.
+func TestEnginesAgreeAcrossMounts(t *testing.T) {
+	testutil.RequireBinary(t, "rg")
+	testutil.RequireRoot(t)
+	dir := tree(t)
+	for _, d := range []string{"m/tm", "m/bd", "m/plain"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "m/plain/p.txt"), []byte("needle plain\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testutil.MountTmpfs(t, filepath.Join(dir, "m/tm"))
+	if err := os.WriteFile(filepath.Join(dir, "m/tm/inside.txt"), []byte("needle in tmpfs\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testutil.BindMount(t, filepath.Join(dir, "src"), filepath.Join(dir, "m/bd"))
+	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer roots.Close()
+	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(&Deps{Roots: roots, Exec: ex})
+	content, files := s.content(), s.files()
+	for _, root := range []string{".", "m"} {
+		for _, cross := range []bool{false, true} {
+			name := fmt.Sprintf("root %s cross_mounts %v", root, cross)
+			t.Run(name, func(t *testing.T) {
+				paths := map[string][]string{}
+				for _, eng := range []string{"rg", "native"} {
+					args := map[string]any{"root": root, "pattern": "", "engine": eng, "cross_mounts": cross}
+					res := runEnvelope(t, files, args)
+					var fo filesOut
+					_ = json.Unmarshal(res.Envelope.Data, &fo)
+					for _, h := range fo.Hits {
+						paths["files "+eng] = append(paths["files "+eng], h.Path)
+					}
+					warned := strings.Contains(strings.Join(res.Envelope.Warnings, "\n"), "tm")
+					if warned == cross {
+						t.Errorf("search_files %s: warnings %q", eng, res.Envelope.Warnings)
+					}
+					args["pattern"] = "needle"
+					res = runEnvelope(t, content, args)
+					var co contentOut
+					_ = json.Unmarshal(res.Envelope.Data, &co)
+					for _, h := range co.Hits {
+						paths["content "+eng] = append(paths["content "+eng], h.Path)
+					}
+					warned = strings.Contains(strings.Join(res.Envelope.Warnings, "\n"), "tm")
+					if warned == cross {
+						t.Errorf("search_content %s: warnings %q", eng, res.Envelope.Warnings)
+					}
+				}
+				for _, kind := range []string{"files", "content"} {
+					rg, native := paths[kind+" rg"], paths[kind+" native"]
+					if diff := cmp.Diff(rg, native); diff != "" {
+						t.Errorf("%s: rg vs native (-rg +native):\n%s", kind, diff)
+					}
+					prefix := ""
+					if root == "." {
+						prefix = "m/"
+					}
+					got := map[string]bool{}
+					for _, p := range native {
+						got[p] = true
+					}
+					for p, want := range map[string]bool{"plain/p.txt": true, "tm/inside.txt": cross, "bd/main.go": cross} {
+						if got[prefix+p] != want {
+							t.Errorf("%s: %s found %v, want %v", kind, prefix+p, got[prefix+p], want)
+						}
+					}
+				}
+			})
+		}
 	}
 }

@@ -32,6 +32,11 @@ func rgBase(o *options) []string {
 	if o.glob != "" {
 		a = append(a, "--glob="+o.glob) // a flag's value: never parsed as an option
 	}
+	if !o.cross {
+		// By device number only: rg still enters a bind mount of the same
+		// file system, whose files the fence then drops (existing, verify).
+		a = append(a, "--one-file-system")
+	}
 	return a
 }
 

@@ -43,6 +43,10 @@ type options struct {
 	hidden   bool
 	noIgnore bool
 	glob     string
+	// cross lets the walk enter file systems mounted below the search
+	// root; without it both engines stay on the root's (rg with
+	// --one-file-system, the native walker through its fsroot.Fence).
+	cross bool
 }
 
 // engine picks rg or the native walker from the caller's choice.

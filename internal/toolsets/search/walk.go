@@ -13,17 +13,20 @@ import (
 
 // walker enumerates the regular files under a search root the way ripgrep
 // does without --follow: depth first, through the *os.Root, never following
-// a symbolic link (links are skipped, as rg skips them), applying filter.
+// a symbolic link (links are skipped, as rg skips them), applying filter,
+// and entering only the directories the fence lets it (as rg with or
+// without --one-file-system).
 type walker struct {
 	root   *os.Root
 	base   string // the search root, relative to root ("." for root itself)
+	fence  *fsroot.Fence
 	filter filter
 	// skipped counts directories that could not be read.
 	skipped int
 }
 
-func newWalker(loc fsroot.Loc, f filter) *walker {
-	return &walker{root: loc.Root.OS(), base: loc.Rel, filter: f}
+func newWalker(loc fsroot.Loc, fence *fsroot.Fence, f filter) *walker {
+	return &walker{root: loc.Root.OS(), base: loc.Rel, fence: fence, filter: f}
 }
 
 // full turns a path relative to the search root into one relative to root.
@@ -48,10 +51,13 @@ func (w *walker) dir(ctx context.Context, rel string, chain []*ignoreFile, fn fu
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	d, err := w.root.Open(w.full(rel))
+	d, _, err := w.fence.OpenDir(rel)
 	if err != nil {
 		w.skipped++
 		return true, nil
+	}
+	if d == nil {
+		return true, nil // a mount point: the fence recorded it
 	}
 	ents, err := d.ReadDir(-1)
 	d.Close()

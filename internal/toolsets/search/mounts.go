@@ -1,0 +1,67 @@
+package search
+
+import (
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// close releases what prepare opened.
+func (r *searchReq) close() { r.fence.Close() }
+
+// open opens a file found below the search root (by either engine) through
+// the root, as a regular file that does not block, and only when it lies
+// on the root's mount or crossing was asked for: a mount that appeared on a
+// directory after the walk passed it is still not read.
+func (r *searchReq) open(rel string) (*os.File, fs.FileInfo, error) {
+	f, st, err := openFile(r.loc.Root.OS(), join(r.loc.Rel, rel))
+	if err != nil {
+		return nil, nil, err
+	}
+	if !r.fence.Admits(f) {
+		f.Close()
+		return nil, nil, fs.ErrPermission
+	}
+	return f, st, nil
+}
+
+// admitsDir reports whether the fence lets a search into the directory d.
+func (r *searchReq) admitsDir(d *os.Root) bool {
+	f, err := d.Open(".")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return r.fence.Admits(f)
+}
+
+// warnMounts names the mount points the search left out. The native walker
+// records those it met; rg's --one-file-system skips them silently, so for
+// rg they are the mount points the kernel lists below the search root.
+func (r *searchReq) warnMounts(call *tool.Call, engine string) {
+	if r.opt.cross {
+		return
+	}
+	if engine == "rg" {
+		if info, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
+			if mps, err := hostinfo.MountPoints(info); err == nil {
+				for _, m := range r.fence.MountsBelow(mps) {
+					if r.opt.hidden || !hiddenPath(m) { // rg never looks there
+						r.fence.Skip(m)
+					}
+				}
+			}
+		}
+	}
+	if w := r.fence.Warning(); w != "" {
+		call.Warn("%s", w)
+	}
+}
+
+// hiddenPath reports whether a path has a component starting with a dot.
+func hiddenPath(rel string) bool {
+	return strings.HasPrefix(rel, ".") || strings.Contains(rel, "/.")
+}

@@ -1,0 +1,58 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/testutil"
+)
+
+// Every file either engine shows is opened through req.open, which checks
+// the mount of the very descriptor read: a file below a mount that appeared
+// after the walk passed its directory (or inside a bind mount rg entered)
+// is refused unless crossing was asked for.
+func TestOpenRefusesFilesOnAnotherMount(t *testing.T) {
+	testutil.RequireRoot(t)
+	dir := t.TempDir()
+	for _, d := range []string{"tm", "plain"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plain/p.txt"), []byte("needle\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer roots.Close()
+	s := New(&Deps{Roots: roots})
+	reqs := map[bool]*searchReq{}
+	for _, cross := range []bool{false, true} {
+		req, err := s.prepare(roots, contentIn{Pattern: "needle", CrossMounts: cross})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer req.close()
+		reqs[cross] = req
+	}
+	// The mount appears once both searches have started.
+	testutil.MountTmpfs(t, filepath.Join(dir, "tm"))
+	if err := os.WriteFile(filepath.Join(dir, "tm/inside.txt"), []byte("needle\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for cross, req := range reqs {
+		for rel, want := range map[string]bool{"plain/p.txt": true, "tm/inside.txt": cross} {
+			f, _, err := req.open(rel)
+			if (err == nil) != want {
+				t.Errorf("cross_mounts %v: opening %s: %v, want success %v", cross, rel, err, want)
+			}
+			if f != nil {
+				f.Close()
+			}
+		}
+	}
+}
