@@ -121,7 +121,7 @@ func count(ctx context.Context, call *tool.Call, loc fsroot.Loc, out *deleteOut,
 		}
 		out.TotalPaths++
 		if list && len(out.WouldGo) < dryRunShown {
-			out.WouldGo = append(out.WouldGo, rel)
+			out.WouldGo = append(out.WouldGo, fsroot.ShowName(rel))
 		}
 		return nil
 	}, &skipped)
@@ -131,5 +131,9 @@ func count(ctx context.Context, call *tool.Call, loc fsroot.Loc, out *deleteOut,
 	if skipped > 0 {
 		call.Warn("%d directories could not be read; the count is a lower bound", skipped)
 	}
-	return fence.Skipped(), nil
+	mounts := fence.Skipped()
+	for i, m := range mounts {
+		mounts[i] = fsroot.ShowName(m)
+	}
+	return mounts, nil
 }

@@ -171,7 +171,7 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 }
 
 func describe(loc fsroot.Loc, rel string, de fs.DirEntry) entry {
-	e := entry{Path: rel, Type: typeName(de.Type())}
+	e := entry{Path: fsroot.ShowName(rel), Type: typeName(de.Type())}
 	if info, err := de.Info(); err == nil {
 		if de.Type().IsRegular() {
 			e.SizeBytes = info.Size()
@@ -183,7 +183,7 @@ func describe(loc fsroot.Loc, rel string, de fs.DirEntry) entry {
 		for _, part := range strings.Split(rel, "/") {
 			c = c.Child(part)
 		}
-		e.LinkTarget = c.Readlink()
+		e.LinkTarget = fsroot.ShowName(c.Readlink())
 	}
 	return e
 }

@@ -95,6 +95,9 @@ func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) 
 		}
 		return hits[i].Line < hits[j].Line
 	})
+	for i := range hits {
+		hits[i].Path = fsroot.ShowName(hits[i].Path)
+	}
 	out := contentOut{Hits: hits, TotalHits: len(hits), Complete: complete, Root: req.loc.Abs(), Engine: eng}
 	if !complete {
 		call.Warn("the search stopped at %d hits; narrow it with a more specific pattern, file_glob or root", hitCap)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -128,7 +129,7 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	sort.Strings(paths)
 	hits := make([]fileHit, len(paths))
 	for i, p := range paths {
-		hits[i] = fileHit{Path: p}
+		hits[i] = fileHit{Path: fsroot.ShowName(p)}
 	}
 	out := filesOut{Hits: hits, TotalHits: len(hits), Complete: complete, Root: req.loc.Abs(), Engine: eng}
 	if !complete {

@@ -47,6 +47,8 @@ func tree(t *testing.T) string {
 		"[brackets].txt":         "needle [brackets]\n",
 		"space name.txt":         "needle space\n",
 		"a/b/c/d/e/f/g/deep.txt": "needle very deep\n",
+		"odd/evil\u202etxt.sh":   "needle odd override\n", // names shown escaped
+		"odd/latin1-\xe9.txt":    "needle odd latin1\n",
 	}
 	for p, c := range files {
 		full := filepath.Join(dir, p)
@@ -258,6 +260,41 @@ func TestEnginesAgreeAcrossMounts(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// Both engines show names that would mislead or be lost raw (an override
+// character, bytes that are not UTF-8) in the escaped form fsroot reads
+// back.
+func TestEnginesShowOddNamesEscaped(t *testing.T) {
+	testutil.RequireBinary(t, "rg")
+	dir := tree(t)
+	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer roots.Close()
+	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(&Deps{Roots: roots, Exec: ex})
+	want := []string{`odd/evil\u202etxt.sh`, `odd/latin1-\xe9.txt`}
+	for _, eng := range []string{"rg", "native"} {
+		var files filesOut
+		_ = json.Unmarshal(runTool(t, s.files(), map[string]any{"pattern": "*", "root": "odd", "engine": eng}), &files)
+		var content contentOut
+		_ = json.Unmarshal(runTool(t, s.content(), map[string]any{"pattern": "needle odd", "engine": eng}), &content)
+		var gotFiles, gotHits []string
+		for _, h := range files.Hits {
+			gotFiles = append(gotFiles, "odd/"+h.Path)
+		}
+		for _, h := range content.Hits {
+			gotHits = append(gotHits, h.Path)
+		}
+		if fmt.Sprint(gotFiles) != fmt.Sprint(want) || fmt.Sprint(gotHits) != fmt.Sprint(want) {
+			t.Errorf("%s: search_files %q, search_content %q; want %q", eng, gotFiles, gotHits, want)
 		}
 	}
 }
