@@ -77,7 +77,8 @@ func DefaultReplArgs() map[string][]string {
 	return map[string][]string{
 		"python3": {"-q", "-u", "-i", "-I", "-E", "-s", "-S", "-B", PathArg},
 		"node":    {"-i", "--interactive", "--no-warnings", PathArg},
-		"irb":     {"--simple-prompt", "--noprompt", "--nocolorize", "--noautocomplete", "--noecho", PathArg},
+		"irb": {"--nomultiline", "--nosingleline", "--simple-prompt", "--noprompt", "--nocolorize", "--noautocomplete",
+			"--noecho", PathArg},
 		"sqlite3": {"-header", "-noheader", "-column", "-csv", "-json", "-line", "-list", "-box", "-markdown",
 			"-table", "-bail", "-batch", "-interactive", "-readonly", PathArg},
 	}
