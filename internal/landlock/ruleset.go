@@ -67,6 +67,21 @@ func addRules(ruleset int, p Policy, handledFS uint64) error {
 	return nil
 }
 
+// AddPaths adds rules by path to a ruleset built by NewRuleset, maybe in
+// another process: the session init adds the file systems it mounts
+// itself, which the server cannot open. A rule on a directory that a mount
+// hides does not reach into the mount (Landlock skips hidden mount points),
+// so the rule must name the mount's own root, opened after it was mounted.
+func AddPaths(ruleset int, rules []PathRule) error {
+	handledFS := handled(ABI(), true).Handled_access_fs
+	for _, r := range rules {
+		if err := allowPath(ruleset, r.Path, r.Access, handledFS); err != nil {
+			return fmt.Errorf("allowing %s: %w", r.Path, err)
+		}
+	}
+	return nil
+}
+
 // RestrictSelf enforces the ruleset on the calling thread and what it forks
 // from now on. It sets no_new_privs first: Landlock requires it of a
 // thread without CAP_SYS_ADMIN, and it keeps the child from gaining

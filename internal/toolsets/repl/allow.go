@@ -57,10 +57,11 @@ func (s *Set) program(argv []string) (string, error) {
 var envKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // environ builds a session's environment: execx's scrubbed base (fixed
-// PATH, C.UTF-8 locale), a terminal type, a private HOME so history files
-// do not land in the server's, then the caller's variables, which win.
+// PATH, C.UTF-8 locale), a terminal type, its private HOME and TMPDIR
+// (sqlite3 looks for its history in the user database's home, not HOME,
+// unless told), then the caller's variables.
 func (s *Set) environ(vars map[string]string, home string) ([]string, error) {
-	extra := []string{"TERM=xterm", "HOME=" + home}
+	extra := []string{"TERM=xterm", "HOME=" + home, "TMPDIR=" + home, "SQLITE_HISTORY=" + home + "/.sqlite_history"}
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		if !envKey.MatchString(k) {
 			return nil, tool.Errorf(tool.InvalidArgument, "env: %q is not a valid variable name (letters, digits and _, not starting with a digit)", k)

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -16,7 +16,7 @@ import (
 // take them. Errors name the path as given, never what it resolved to.
 // The check is on the resolved path rather than through os.Root because
 // the kernel's chdir in the child takes a path, not a directory handle.
-func resolveCwd(roots []config.Root, cwd string) (string, error) {
+func resolveCwd(roots []*fsroot.Root, cwd string) (string, error) {
 	if len(roots) == 0 {
 		return "", tool.Errorf(tool.InvalidPath, "no roots are configured, so no session can start")
 	}

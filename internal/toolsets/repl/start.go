@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
 )
 
 // startIn is the input of proc_start.
@@ -31,6 +32,9 @@ const (
 	defaultStartWait = 5 * time.Second
 	startQuiet       = 300 * time.Millisecond
 	firstOutputMax   = 16 << 10
+	// homeBytes bounds the private tmpfs a session gets as HOME and
+	// TMPDIR: room for history files and scratch work, not for a disk.
+	homeBytes = 64 << 20
 )
 
 func (s *Set) start() *tool.Def {
@@ -47,11 +51,20 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 	if s.setupErr != nil {
 		return startOut{}, tool.Wrap(tool.Internal, s.setupErr, "sessions cannot start: %v", s.setupErr)
 	}
+	conf, err := s.confinement()
+	if err != nil {
+		return startOut{}, err
+	}
 	path, err := s.program(in.Command)
 	if err != nil {
 		return startOut{}, err
 	}
-	dir, err := resolveCwd(s.roots, in.Cwd)
+	roots, releaseRoots, err := s.roots.ForCall(ctx, call)
+	if err != nil {
+		return startOut{}, err
+	}
+	defer releaseRoots()
+	dir, err := resolveCwd(roots.Roots(), in.Cwd)
 	if err != nil {
 		return startOut{}, err
 	}
@@ -69,11 +82,24 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 		os.RemoveAll(home)
 		return startOut{}, err
 	}
-	pty := in.PTY == nil || *in.PTY
-	sess, err := launch(&s.spawn, launchSpec{path: path, argv: in.Command, dir: dir, env: env, pty: pty, home: home}, s.conf.BufferBytes)
+	spec := launchSpec{
+		path:  path,
+		argv:  in.Command,
+		dir:   dir,
+		env:   env,
+		pty:   in.PTY == nil || *in.PTY,
+		setup: sessinit.Setup{Home: home, HomeBytes: homeBytes, Confined: conf.landlock, User: s.user},
+	}
+	if conf.landlock {
+		spec.ruleset = func(tty *os.File) (*os.File, error) { return s.ruleset(roots, path, tty, conf.tcp) }
+	}
+	sess, err := launch(&s.spawn, spec, s.conf.BufferBytes)
 	if err != nil {
 		os.RemoveAll(home)
-		return startOut{}, tool.Wrap(tool.ExecutionFailed, err, "starting %s: %v", in.Command[0], err)
+		return startOut{}, tool.Wrap(tool.ExecutionFailed, err, "starting %s: %v", tool.Clip(in.Command[0]), err)
+	}
+	if conf.warning != "" {
+		call.Warn("%s", conf.warning)
 	}
 	sess.owner = call.Session
 	s.reg.add(sess)
@@ -88,7 +114,7 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 		PID:     sess.programPID,
 		Command: sess.argv,
 		Cwd:     dir,
-		PTY:     pty,
+		PTY:     spec.pty,
 		chunk:   sess.collect(0, 0, firstOutputMax, true),
 	}, nil
 }
