@@ -29,22 +29,26 @@ func resolveCwd(roots []*fsroot.Root, cwd string) (string, error) {
 	real, err := filepath.EvalSymlinks(filepath.Clean(p))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", tool.Errorf(tool.NotFound, "cwd %q does not exist", cwd)
+		return "", tool.Errorf(tool.NotFound, "cwd %q does not exist", tool.Clip(cwd))
 	case err != nil:
-		return "", tool.Errorf(tool.InvalidPath, "cwd %q cannot be resolved", cwd)
+		return "", tool.Errorf(tool.InvalidPath, "cwd %q cannot be resolved", tool.Clip(cwd))
 	}
-	inside := false
-	for _, r := range roots {
-		if rel, err := filepath.Rel(r.Path, real); err == nil && filepath.IsLocal(rel) {
-			inside = true
-			break
-		}
-	}
-	if !inside {
-		return "", tool.Errorf(tool.InvalidPath, "cwd %q is outside the allowed roots", cwd)
+	if !insideRoots(roots, real) {
+		return "", tool.Errorf(tool.InvalidPath, "cwd %q is outside the allowed roots", tool.Clip(cwd))
 	}
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return "", tool.Errorf(tool.NotADirectory, "cwd %q is not a directory", cwd)
+		return "", tool.Errorf(tool.NotADirectory, "cwd %q is not a directory", tool.Clip(cwd))
 	}
 	return real, nil
+}
+
+// insideRoots reports whether real, a path with its symbolic links
+// resolved, lies in one of the roots (or is one).
+func insideRoots(roots []*fsroot.Root, real string) bool {
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r.Path, real); err == nil && filepath.IsLocal(rel) {
+			return true
+		}
+	}
+	return false
 }

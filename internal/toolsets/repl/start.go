@@ -11,9 +11,9 @@ import (
 
 // startIn is the input of proc_start.
 type startIn struct {
-	Command []string          `json:"command" jsonschema:"program and arguments, argv style and never through a shell, like [\"python3\"] or [\"node\", \"--interactive\"]; the program must be allowlisted (proc_sessions lists them)"`
+	Command []string          `json:"command" jsonschema:"program and arguments, argv style and never through a shell, like [\"python3\"] or [\"sqlite3\", \"data.db\"]; the program and each argument must be allowed (proc_sessions lists them; code goes in with proc_send, never as -c)"`
 	Cwd     string            `json:"cwd,omitempty" jsonschema:"working directory inside the allowed roots; relative to the first root; default the first root"`
-	Env     map[string]string `json:"env,omitempty" jsonschema:"extra environment variables on top of a scrubbed base (TERM, LANG, a private HOME); PATH and LD_* are refused"`
+	Env     map[string]string `json:"env,omitempty" jsonschema:"extra environment variables on top of a scrubbed base (TERM, LANG, a private HOME and TMPDIR); variables that load code at start-up (PATH, HOME, LD_*, PYTHON*, NODE_*, RUBY*, BASH_ENV...) are refused"`
 	PTY     *bool             `json:"pty,omitempty" jsonschema:"run under a pseudo-terminal, as a REPL expects; false uses plain pipes with stderr merged into stdout; default true"`
 	WaitMs  *int              `json:"wait_ms,omitempty" jsonschema:"longest wait for the first output, in ms, 0 to 30000; it ends early at a prompt or after 300 ms of quiet; default 5000"`
 }
@@ -40,7 +40,7 @@ const (
 func (s *Set) start() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "proc_start",
-		Kind:        tool.Mutating,
+		Kind:        tool.Destructive, // runs code of the agent's choosing, which may change or delete anything the session can reach
 		Title:       "Start an interactive session",
 		Description: "Start an allowlisted interactive program (python3, node, ...) under a pseudo-terminal and return its proc_id and first output; continue with proc_send and proc_read.",
 		Timeout:     40 * time.Second,
@@ -55,7 +55,7 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 	if err != nil {
 		return startOut{}, err
 	}
-	path, err := s.program(in.Command)
+	name, path, err := s.program(in.Command)
 	if err != nil {
 		return startOut{}, err
 	}
@@ -66,6 +66,12 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 	defer releaseRoots()
 	dir, err := resolveCwd(roots.Roots(), in.Cwd)
 	if err != nil {
+		return startOut{}, err
+	}
+	if err := s.checkArgs(name, in.Command[1:], roots.Roots(), dir); err != nil {
+		return startOut{}, err
+	}
+	if err := checkEnv(in.Env); err != nil {
 		return startOut{}, err
 	}
 	release, err := s.reg.reserve(call.Session)
