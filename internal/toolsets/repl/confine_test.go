@@ -61,6 +61,13 @@ func TestSessionConfinedToRoots(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ro, "data"), []byte("ro"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trueBin, err := os.ReadFile("/usr/bin/true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(rw, "true"), trueBin, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	q := strconv.Quote
 	tests := []struct {
 		name, expr, want string
@@ -81,11 +88,17 @@ func TestSessionConfinedToRoots(t *testing.T) {
 		{"remove in the read-only root", "lambda: __import__('os').unlink(" + q(filepath.Join(ro, "data")) + ")", "DENIED 13"},
 		{"write in its HOME", "lambda: open(__import__('os').environ['HOME'] + '/f', 'w').write('x')", "OK"},
 		{"write in its TMPDIR", "lambda: __import__('tempfile').NamedTemporaryFile().write(b'x')", "OK"},
+		{"run a system program", "lambda: __import__('subprocess').run(['/usr/bin/true'], check=True)", "OK"},
+		{"run a program in the read-write root", "lambda: __import__('subprocess').run([" + q(filepath.Join(rw, "true")) + "])", "DENIED 13"},
 	}
 	for _, tc := range tests {
 		if got := probe(t, s, st.ProcID, tc.expr); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
+	}
+	// A system program the session runs is as confined as the session.
+	if got := eval(t, s, st.ProcID, "r = __import__('subprocess').run(['cat', '/etc/shadow'], capture_output=True); print('cat', r.returncode, r.stdout)"); !strings.Contains(got, "\ncat 1 b''\n") {
+		t.Errorf("cat /etc/shadow from the session: %q", got)
 	}
 	if _, err := os.Stat(filepath.Join(rw, "dir", "moved")); err != nil {
 		t.Errorf("the write in the read-write root did not land: %v", err)
