@@ -39,6 +39,8 @@ want patch patch                                             # edit's comparison
 want diffutils diff
 want git git                                                 # explain_repo, and edit's tests
 want python3 /usr/bin/python3                                # repl sessions
+want ruby irb                                                # repl sessions: irb and sqlite3 are default programs,
+want sqlite3 sqlite3                                         # ... tested under confinement
 want dbus-daemon dbus-daemon                                 # sys_services' private test bus
 want systemd /usr/bin/journalctl                             # sys_logs
 want systemd-journal-remote /lib/systemd/systemd-journal-remote # writes the journal sys_logs tests read

@@ -38,7 +38,7 @@ type Deps struct {
 
 // Toolsets builds every toolset, in catalogue order (DESIGN.md section 3).
 func Toolsets(d *Deps) []tool.Toolset {
-	roots := fsroot.FromConfig(d.Config) // shared by files, search and onboarding
+	roots := fsroot.FromConfig(d.Config) // shared by files, search, repl and onboarding
 	calls := d.Calls
 	if calls == nil {
 		calls = &tool.Dispatch{}
@@ -49,7 +49,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		search.New(&search.Deps{Roots: roots, Exec: d.Exec}).Toolset(),
 		edit.New(&edit.Deps{Roots: roots}).Toolset(),
 		proc.New(&proc.Deps{Config: d.Config.Process}).Toolset(),
-		repl.New(&repl.Deps{Config: d.Config}).Toolset(),
+		repl.New(&repl.Deps{Config: d.Config, Roots: roots}).Toolset(),
 		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
 		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec, IOLayersEBPF: trace.IOLayers}).Toolset(),
 		profile.New(&profile.Deps{Host: d.Host, Exec: d.Exec, Store: d.Store}).Toolset(),

@@ -6,7 +6,7 @@ import (
 )
 
 // anyName stands for the free-form part of a key, the tool name in
-// tools.<name>.timeout.
+// tools.<name>.timeout or the program in repl.args.<program>.
 const anyName = "*"
 
 // Keys lists every setting as a dotted key ("limits.max_timeout",
@@ -28,8 +28,10 @@ func walkKeys(t reflect.Type, prefix string, out *[]string) {
 		key := prefix + name
 		ft := f.Type
 		switch {
-		case ft.Kind() == reflect.Map:
+		case ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct:
 			walkKeys(ft.Elem(), key+"."+anyName+".", out)
+		case ft.Kind() == reflect.Map:
+			*out = append(*out, key+"."+anyName)
 		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
 			walkKeys(ft.Elem(), key+".", out)
 		case ft.Kind() == reflect.Struct && ft != reflect.TypeFor[Duration]():

@@ -198,3 +198,18 @@ func TestDefaultStateDir(t *testing.T) {
 		})
 	}
 }
+
+// A [repl.args] table replaces the lists of the programs it names and
+// keeps the default lists of the others.
+func TestLoadReplArgsMerge(t *testing.T) {
+	c, _, err := loadDoc(t, "[repl.args]\npython3 = [\"-q\"]\nsh = []\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultReplArgs()
+	want["python3"] = []string{"-q"}
+	want["sh"] = []string{}
+	if diff := cmp.Diff(c.Repl.Args, want); diff != "" {
+		t.Errorf("repl.args (-got +want):\n%s", diff)
+	}
+}

@@ -77,6 +77,19 @@ func TestValidate(t *testing.T) {
 		{"http token file relative", func(c *Config) { c.HTTP.TokenFile = "tok" }, []string{`http.token_file "tok": must be an absolute path`}},
 		{"extra path", func(c *Config) { c.Exec.ExtraPath = []string{"/ok", "bin"} }, []string{`exec.extra_path[1] "bin": must be an absolute directory`}},
 		{"stdio", func(c *Config) { c.Stdio.MaxMessageBytes = 0 }, []string{`stdio.max_message_bytes 0: must be between 65536 and 268435456`}},
+		{"repl users", func(c *Config) { c.Repl.User = "nobody" }, nil},
+		{"repl uid", func(c *Config) { c.Repl.User = "0" }, nil},
+		{"repl unknown user", func(c *Config) { c.Repl.User = "no-such-user-hostmcp" },
+			[]string{`repl.user "no-such-user-hostmcp": `, `want a user name or numeric uid`}},
+		{"repl args", func(c *Config) {
+			c.Repl.Args = map[string][]string{"py/thon": {"-q"}, "node": {"", "a\x00b", strings.Repeat("x", 257)}, "many": make([]string, 65)}
+		}, []string{
+			`repl.args.py/thon: want a bare program name`,
+			`repl.args.node[0] "": want a non-empty argument of at most 256 bytes`,
+			`repl.args.node[1] "a\x00b"`,
+			`repl.args.node[2] "xxx`,
+			`repl.args.many: 65 entries; at most 64`,
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

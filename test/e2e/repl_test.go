@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -106,4 +107,49 @@ func alive(pid int) bool {
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// Through the real binary, a python3 session run by a root server cannot
+// read the server's state database or /etc/shadow, nor write beside its
+// root, while it writes in its root; proc_start and proc_send are
+// announced as destructive.
+func TestSessionConfinedThroughBinary(t *testing.T) {
+	testutil.RequireRoot(t)
+	testutil.RequireBinary(t, "python3")
+	ctx := testCtx(t)
+	e := newEnv(t, "")
+	cs := e.connectStdio(t, ctx)
+	tools := listTools(t, ctx, cs)
+	for _, name := range []string{"proc_start", "proc_send"} {
+		if a := tools[name].Annotations; a == nil || a.DestructiveHint == nil || !*a.DestructiveHint {
+			t.Errorf("%s is not annotated destructive: %+v", name, a)
+		}
+	}
+	env, _ := call(t, ctx, cs, tools, "proc_start", map[string]any{"command": []string{"python3", "-q"}})
+	var st struct {
+		ProcID string `json:"proc_id"`
+	}
+	mustData(t, env, &st)
+	db := filepath.Join(e.stateDir, "hostmcp.db")
+	if _, err := os.Stat(db); err != nil {
+		t.Fatalf("the state database is not where the test looks: %v", err)
+	}
+	beside := filepath.Join(e.stateDir, "written-by-session")
+	code := "import os\nfor p, m in ((" + strconv.Quote(db) + ", 'rb'), ('/etc/shadow', 'r'), (" + strconv.Quote(beside) + ", 'w'), (" +
+		strconv.Quote(filepath.Join(e.root, "ok")) + ", 'w')):\n  try:\n    open(p, m).close(); print('OPENED', p)\n  except OSError as e:\n    print('REFUSED', e.errno, p)\n"
+	env, _ = call(t, ctx, cs, tools, "proc_send", map[string]any{"proc_id": st.ProcID, "input": code})
+	mustData(t, env, &struct{}{})
+	env, _ = call(t, ctx, cs, tools, "proc_read", map[string]any{"proc_id": st.ProcID, "timeout_ms": 10000, "until_quiet_ms": 5000})
+	var rd struct {
+		Output string `json:"output"`
+	}
+	mustData(t, env, &rd)
+	for _, want := range []string{"REFUSED 13 " + db, "REFUSED 13 /etc/shadow", "REFUSED 13 " + beside, "OPENED " + filepath.Join(e.root, "ok")} {
+		if !strings.Contains(rd.Output, want+"\n") {
+			t.Errorf("want %q in the session's output:\n%s", want, rd.Output)
+		}
+	}
+	if _, err := os.Stat(beside); err == nil {
+		t.Errorf("the session wrote %s", beside)
+	}
 }

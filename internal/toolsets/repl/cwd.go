@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -16,7 +16,7 @@ import (
 // take them. Errors name the path as given, never what it resolved to.
 // The check is on the resolved path rather than through os.Root because
 // the kernel's chdir in the child takes a path, not a directory handle.
-func resolveCwd(roots []config.Root, cwd string) (string, error) {
+func resolveCwd(roots []*fsroot.Root, cwd string) (string, error) {
 	if len(roots) == 0 {
 		return "", tool.Errorf(tool.InvalidPath, "no roots are configured, so no session can start")
 	}
@@ -29,22 +29,26 @@ func resolveCwd(roots []config.Root, cwd string) (string, error) {
 	real, err := filepath.EvalSymlinks(filepath.Clean(p))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", tool.Errorf(tool.NotFound, "cwd %q does not exist", cwd)
+		return "", tool.Errorf(tool.NotFound, "cwd %q does not exist", tool.Clip(cwd))
 	case err != nil:
-		return "", tool.Errorf(tool.InvalidPath, "cwd %q cannot be resolved", cwd)
+		return "", tool.Errorf(tool.InvalidPath, "cwd %q cannot be resolved", tool.Clip(cwd))
 	}
-	inside := false
-	for _, r := range roots {
-		if rel, err := filepath.Rel(r.Path, real); err == nil && filepath.IsLocal(rel) {
-			inside = true
-			break
-		}
-	}
-	if !inside {
-		return "", tool.Errorf(tool.InvalidPath, "cwd %q is outside the allowed roots", cwd)
+	if !insideRoots(roots, real) {
+		return "", tool.Errorf(tool.InvalidPath, "cwd %q is outside the allowed roots", tool.Clip(cwd))
 	}
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return "", tool.Errorf(tool.NotADirectory, "cwd %q is not a directory", cwd)
+		return "", tool.Errorf(tool.NotADirectory, "cwd %q is not a directory", tool.Clip(cwd))
 	}
 	return real, nil
+}
+
+// insideRoots reports whether real, a path with its symbolic links
+// resolved, lies in one of the roots (or is one).
+func insideRoots(roots []*fsroot.Root, real string) bool {
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r.Path, real); err == nil && filepath.IsLocal(rel) {
+			return true
+		}
+	}
+	return false
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
 )
@@ -27,11 +28,22 @@ func TestMain(m *testing.M) {
 // sessions the test left when it ends.
 func newTestSet(t *testing.T, edit func(*config.ReplConf)) *Set {
 	t.Helper()
+	return newConfigSet(t, func(c *config.Config) {
+		if edit != nil {
+			edit(&c.Repl)
+		}
+	})
+}
+
+// newConfigSet builds the toolset over a configuration that starts as the
+// defaults over a temporary root and is changed by edit.
+func newConfigSet(t *testing.T, edit func(*config.Config)) *Set {
+	t.Helper()
 	cfg := config.Default(t.TempDir(), os.Getuid(), os.Getenv)
-	if edit != nil {
-		edit(&cfg.Repl)
-	}
-	s := New(&Deps{Config: cfg})
+	edit(cfg)
+	roots := fsroot.FromConfig(cfg)
+	t.Cleanup(func() { roots.Close() })
+	s := New(&Deps{Config: cfg, Roots: roots})
 	if s.setupErr != nil {
 		t.Fatal(s.setupErr)
 	}
@@ -43,6 +55,22 @@ func newTestSet(t *testing.T, edit func(*config.ReplConf)) *Set {
 // the tool's output schema, and decodes its data.
 func run[Out any](t *testing.T, d *tool.Def, session string, args any) (Out, *tool.Error) {
 	t.Helper()
+	res := callAs(t, d, session, args)
+	var out Out
+	if res.Err == nil {
+		decode(t, res, &out)
+	}
+	return out, res.Err
+}
+
+// call is run's first half, for tests that look at the whole envelope.
+func call(t *testing.T, d *tool.Def, args any) tool.Result {
+	t.Helper()
+	return callAs(t, d, "test", args)
+}
+
+func callAs(t *testing.T, d *tool.Def, session string, args any) tool.Result {
+	t.Helper()
 	raw, err := json.Marshal(args)
 	if err != nil {
 		t.Fatal(err)
@@ -51,13 +79,15 @@ func run[Out any](t *testing.T, d *tool.Def, session string, args any) (Out, *to
 	if err := tool.ValidateEnvelope(d, res.JSON); err != nil {
 		t.Fatalf("%s: answer does not match outputSchema: %v\n%s", d.Spec.Name, err, res.JSON)
 	}
-	var out Out
-	if res.Err == nil {
-		if err := json.Unmarshal(res.Envelope.Data, &out); err != nil {
-			t.Fatal(err)
-		}
+	return res
+}
+
+// decode reads a successful answer's data into out.
+func decode(t *testing.T, res tool.Result, out any) {
+	t.Helper()
+	if err := json.Unmarshal(res.Envelope.Data, out); err != nil {
+		t.Fatal(err)
 	}
-	return out, res.Err
 }
 
 // mustRun is run for calls that must succeed.

@@ -21,12 +21,15 @@ var termSize = pty.Winsize{Rows: 50, Cols: 200}
 // launchSpec is a validated request: an allowlisted absolute path, argv,
 // a directory inside the roots and the complete environment.
 type launchSpec struct {
-	path string
-	argv []string
-	dir  string
-	env  []string
-	pty  bool
-	home string
+	path  string
+	argv  []string
+	dir   string
+	env   []string
+	pty   bool
+	setup sessinit.Setup // its Home is removed when the session ends
+	// ruleset builds the session's Landlock ruleset once its terminal
+	// exists (nil without one); nil when the session runs unconfined.
+	ruleset func(tty *os.File) (*os.File, error)
 }
 
 // launch starts the program and the goroutines that collect its output and
@@ -42,7 +45,7 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 		argv:     spec.argv,
 		cwd:      spec.dir,
 		pty:      spec.pty,
-		home:     spec.home,
+		home:     spec.setup.Home,
 		buf:      newRing(bufBytes),
 		changed:  make(chan struct{}),
 		exitedCh: make(chan struct{}),
@@ -51,20 +54,22 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 	s.cmd = &exec.Cmd{
 		Path:        "/proc/self/exe", // this very binary, even if its file was replaced since
 		Args:        sessinit.Args(spec.path, spec.argv),
-		Env:         append(spec.env[:len(spec.env):len(spec.env)], sessinit.Env+"=1"),
+		Env:         append(spec.env[:len(spec.env):len(spec.env)], spec.setup.EnvEntry()),
 		Dir:         spec.dir,
 		SysProcAttr: namespaced(),
 	}
 	var childEnds []*os.File // the child's copies, closed in the parent once it started
+	var tty *os.File
 	if spec.pty {
-		master, tty, err := pty.Open()
+		master, t, err := pty.Open()
 		if err != nil {
 			return nil, fmt.Errorf("opening a pseudo-terminal: %w", err)
 		}
-		if err := pty.Setsize(master, &termSize); err != nil {
+		tty = t
+		if err := ownTerminal(master, tty, spec.setup.User); err != nil {
 			master.Close()
 			tty.Close()
-			return nil, fmt.Errorf("sizing the pseudo-terminal: %w", err)
+			return nil, err
 		}
 		s.cmd.Stdin, s.cmd.Stdout, s.cmd.Stderr = tty, tty, tty
 		s.cmd.SysProcAttr.Setctty = true // Ctty 0: the child's stdin
@@ -90,6 +95,17 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 		s.status = statusR
 		s.cmd.ExtraFiles = []*os.File{statusW} // sessinit.StatusFD
 		childEnds = append(childEnds, statusW)
+		if spec.ruleset != nil {
+			var rs *os.File
+			if rs, err = spec.ruleset(tty); err == nil {
+				s.cmd.ExtraFiles = append(s.cmd.ExtraFiles, rs) // sessinit.RulesetFD
+				childEnds = append(childEnds, rs)
+			} else {
+				err = fmt.Errorf("building the session's Landlock ruleset: %w", err)
+			}
+		}
+	}
+	if err == nil {
 		err = sp.start(s.cmd)
 	}
 	for _, f := range childEnds {
@@ -113,6 +129,20 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 	go s.pump(pumped)
 	go s.reap(pumped)
 	return s, nil
+}
+
+// ownTerminal sizes the terminal and gives it to the user the program
+// runs as, as login does, so the program can open it again by name.
+func ownTerminal(master, tty *os.File, u *sessinit.User) error {
+	if err := pty.Setsize(master, &termSize); err != nil {
+		return fmt.Errorf("sizing the pseudo-terminal: %w", err)
+	}
+	if u != nil {
+		if err := tty.Chown(int(u.UID), int(u.GID)); err != nil {
+			return fmt.Errorf("giving the pseudo-terminal to uid %d: %w", u.UID, err)
+		}
+	}
+	return nil
 }
 
 // namespaced is how a session init is started: leader of its own session,

@@ -3,6 +3,7 @@ package repl
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,6 +41,9 @@ func TestSessionLimits(t *testing.T) {
 	list := mustRun[sessionsOut](t, s.sessions(), struct{}{})
 	if len(list.Sessions) != 3 || list.Running != 2 || list.MaxSessions != 2 || len(list.Programs) == 0 {
 		t.Fatalf("proc_sessions: %+v", list)
+	}
+	if got := list.Args["python3"]; !slices.Contains(got, "-q") || slices.Contains(got, "-c") {
+		t.Errorf("proc_sessions lists python3's arguments as %q", got)
 	}
 }
 

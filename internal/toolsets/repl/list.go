@@ -27,11 +27,12 @@ type sessionInfo struct {
 
 // sessionsOut is the answer of proc_sessions.
 type sessionsOut struct {
-	Sessions             []sessionInfo `json:"sessions" jsonschema:"running sessions and finished ones not yet expired, oldest first"`
-	Running              int           `json:"running" jsonschema:"sessions running on this server"`
-	MaxSessions          int           `json:"max_sessions" jsonschema:"running sessions allowed on this server"`
-	MaxSessionsPerClient int           `json:"max_sessions_per_client" jsonschema:"running sessions allowed per client session"`
-	Programs             []string      `json:"programs" jsonschema:"allowlisted programs installed here, which proc_start accepts"`
+	Sessions             []sessionInfo       `json:"sessions" jsonschema:"running sessions and finished ones not yet expired, oldest first"`
+	Running              int                 `json:"running" jsonschema:"sessions running on this server"`
+	MaxSessions          int                 `json:"max_sessions" jsonschema:"running sessions allowed on this server"`
+	MaxSessionsPerClient int                 `json:"max_sessions_per_client" jsonschema:"running sessions allowed per client session"`
+	Programs             []string            `json:"programs" jsonschema:"allowlisted programs installed here, which proc_start accepts"`
+	Args                 map[string][]string `json:"args" jsonschema:"per program, the only arguments proc_start lets follow it; <path> stands for a path inside the roots"`
 }
 
 func (s *Set) sessions() *tool.Def {
@@ -53,6 +54,10 @@ func (s *Set) handleSessions(ctx context.Context, call *tool.Call, in sessionsIn
 	}
 	if out.Programs == nil {
 		out.Programs = []string{}
+	}
+	out.Args = make(map[string][]string, len(out.Programs))
+	for _, p := range out.Programs {
+		out.Args[p] = append([]string{}, s.conf.Args[p]...)
 	}
 	now := time.Now()
 	for _, sess := range s.reg.list() {

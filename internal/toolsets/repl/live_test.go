@@ -129,7 +129,7 @@ func TestStopEscalates(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	outside := t.TempDir()
 	s := newTestSet(t, nil)
-	root := s.roots[0].Path
+	root := s.roots.Roots()[0].Path
 	if err := os.Symlink(outside, filepath.Join(root, "escape")); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestRefusals(t *testing.T) {
 func TestConfiguredProgram(t *testing.T) {
 	t.Setenv("HOSTMCP_REPL_SECRET", "server-only")
 	s := newTestSet(t, func(c *config.ReplConf) { c.Programs = []string{"sh"} })
-	sub := filepath.Join(s.roots[0].Path, "sub")
+	sub := filepath.Join(s.roots.Roots()[0].Path, "sub")
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -10,20 +10,26 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/config"
 	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/landlock"
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
 )
 
 // Deps are what the repl toolset is built from.
 type Deps struct {
-	Config *config.Config // [repl], the roots and exec.extra_path
+	Config *config.Config // [repl] and exec.extra_path
+	Roots  *fsroot.Set    // where sessions may start, read and write
 }
 
 // Set is the repl toolset. Its sessions live as long as the server.
 type Set struct {
 	conf     config.ReplConf
-	roots    []config.Root
+	roots    *fsroot.Set
 	exec     *execx.Runner // resolves conf.Programs; never runs anything itself
-	setupErr error         // why sessions cannot start here, if they cannot
+	user     *sessinit.User
+	abi      int   // the kernel's Landlock ABI; tests lower it to take the paths of older kernels
+	setupErr error // why sessions cannot start here, if they cannot
 	reg      *registry
 	spawn    spawner
 }
@@ -33,12 +39,18 @@ type Set struct {
 func New(d *Deps) *Set {
 	s := &Set{
 		conf:  d.Config.Repl,
-		roots: d.Config.Roots,
+		roots: d.Roots,
+		abi:   landlock.ABI(),
 		reg:   newRegistry(d.Config.Repl),
 	}
 	// The programs are resolved here, once: a later change to the
 	// filesystem cannot redirect proc_start to another binary.
 	s.exec, s.setupErr = execx.New(&execx.Options{Allowed: s.conf.Programs, ExtraPath: d.Config.Exec.ExtraPath})
+	if u, err := sessionUser(s.conf.User); err != nil {
+		s.setupErr = err
+	} else {
+		s.user = u
+	}
 	if err := harden(); err != nil {
 		s.setupErr = err
 	}

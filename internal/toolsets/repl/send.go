@@ -34,7 +34,7 @@ const writeTimeout = 5 * time.Second
 func (s *Set) send() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "proc_send",
-		Kind:        tool.Mutating,
+		Kind:        tool.Destructive, // runs code of the agent's choosing, which may change or delete anything the session can reach
 		Title:       "Send input to a session",
 		Description: "Type text (Enter appended by default) and control keys such as ctrl-c or up into a session; read the reaction with proc_read.",
 		Timeout:     15 * time.Second,

@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
 )
 
 // startIn is the input of proc_start.
 type startIn struct {
-	Command []string          `json:"command" jsonschema:"program and arguments, argv style and never through a shell, like [\"python3\"] or [\"node\", \"--interactive\"]; the program must be allowlisted (proc_sessions lists them)"`
+	Command []string          `json:"command" jsonschema:"program and arguments, argv style and never through a shell, like [\"python3\"] or [\"sqlite3\", \"data.db\"]; the program and each argument must be allowed (proc_sessions lists them; code goes in with proc_send, never as -c)"`
 	Cwd     string            `json:"cwd,omitempty" jsonschema:"working directory inside the allowed roots; relative to the first root; default the first root"`
-	Env     map[string]string `json:"env,omitempty" jsonschema:"extra environment variables on top of a scrubbed base (TERM, LANG, a private HOME); PATH and LD_* are refused"`
+	Env     map[string]string `json:"env,omitempty" jsonschema:"extra environment variables on top of a scrubbed base (TERM, LANG, a private HOME and TMPDIR); variables that load code at start-up (PATH, HOME, LD_*, PYTHON*, NODE_*, RUBY*, BASH_ENV...) are refused"`
 	PTY     *bool             `json:"pty,omitempty" jsonschema:"run under a pseudo-terminal, as a REPL expects; false uses plain pipes with stderr merged into stdout; default true"`
 	WaitMs  *int              `json:"wait_ms,omitempty" jsonschema:"longest wait for the first output, in ms, 0 to 30000; it ends early at a prompt or after 300 ms of quiet; default 5000"`
 }
@@ -31,12 +32,15 @@ const (
 	defaultStartWait = 5 * time.Second
 	startQuiet       = 300 * time.Millisecond
 	firstOutputMax   = 16 << 10
+	// homeBytes bounds the private tmpfs a session gets as HOME and
+	// TMPDIR: room for history files and scratch work, not for a disk.
+	homeBytes = 64 << 20
 )
 
 func (s *Set) start() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "proc_start",
-		Kind:        tool.Mutating,
+		Kind:        tool.Destructive, // runs code of the agent's choosing, which may change or delete anything the session can reach
 		Title:       "Start an interactive session",
 		Description: "Start an allowlisted interactive program (python3, node, ...) under a pseudo-terminal and return its proc_id and first output; continue with proc_send and proc_read.",
 		Timeout:     40 * time.Second,
@@ -47,12 +51,27 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 	if s.setupErr != nil {
 		return startOut{}, tool.Wrap(tool.Internal, s.setupErr, "sessions cannot start: %v", s.setupErr)
 	}
-	path, err := s.program(in.Command)
+	conf, err := s.confinement()
 	if err != nil {
 		return startOut{}, err
 	}
-	dir, err := resolveCwd(s.roots, in.Cwd)
+	name, path, err := s.program(in.Command)
 	if err != nil {
+		return startOut{}, err
+	}
+	roots, releaseRoots, err := s.roots.ForCall(ctx, call)
+	if err != nil {
+		return startOut{}, err
+	}
+	defer releaseRoots()
+	dir, err := resolveCwd(roots.Roots(), in.Cwd)
+	if err != nil {
+		return startOut{}, err
+	}
+	if err := s.checkArgs(name, in.Command[1:], roots.Roots(), dir); err != nil {
+		return startOut{}, err
+	}
+	if err := checkEnv(in.Env); err != nil {
 		return startOut{}, err
 	}
 	release, err := s.reg.reserve(call.Session)
@@ -69,11 +88,24 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 		os.RemoveAll(home)
 		return startOut{}, err
 	}
-	pty := in.PTY == nil || *in.PTY
-	sess, err := launch(&s.spawn, launchSpec{path: path, argv: in.Command, dir: dir, env: env, pty: pty, home: home}, s.conf.BufferBytes)
+	spec := launchSpec{
+		path:  path,
+		argv:  in.Command,
+		dir:   dir,
+		env:   env,
+		pty:   in.PTY == nil || *in.PTY,
+		setup: sessinit.Setup{Home: home, HomeBytes: homeBytes, Confined: conf.landlock, User: s.user},
+	}
+	if conf.landlock {
+		spec.ruleset = func(tty *os.File) (*os.File, error) { return s.ruleset(roots, path, tty, conf.tcp) }
+	}
+	sess, err := launch(&s.spawn, spec, s.conf.BufferBytes)
 	if err != nil {
 		os.RemoveAll(home)
-		return startOut{}, tool.Wrap(tool.ExecutionFailed, err, "starting %s: %v", in.Command[0], err)
+		return startOut{}, tool.Wrap(tool.ExecutionFailed, err, "starting %s: %v", tool.Clip(in.Command[0]), err)
+	}
+	if conf.warning != "" {
+		call.Warn("%s", conf.warning)
 	}
 	sess.owner = call.Session
 	s.reg.add(sess)
@@ -88,7 +120,7 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 		PID:     sess.programPID,
 		Command: sess.argv,
 		Cwd:     dir,
-		PTY:     pty,
+		PTY:     spec.pty,
 		chunk:   sess.collect(0, 0, firstOutputMax, true),
 	}, nil
 }

@@ -1,15 +1,18 @@
 // Package sessinit is the first process of every interactive session. The
 // server starts it by re-executing its own binary (/proc/self/exe) in new
-// PID and mount namespaces; it mounts a private /proc, gives up the
-// capabilities that would let a process leave those namespaces or reach
-// into others, and then runs the session's program as its only child.
+// PID and mount namespaces; it mounts a private /proc and a private HOME,
+// gives up every capability, confines itself with the Landlock ruleset the
+// server built, and then runs the session's program as its only child,
+// which inherits all of that, as another user if the server asks.
 //
 // Why: a session runs code of the agent's choosing, often as root. In its
 // own PID namespace with its own /proc it cannot even name the server, so
 // it cannot read the server's environment (the HTTP token), memory or
-// descriptors, nor signal it; and when this init dies, for whatever reason,
-// the kernel kills everything left in the namespace, so nothing a session
-// started can outlive it or the server.
+// descriptors, nor signal it; without capabilities root's file permissions
+// are all it has, and Landlock keeps even those to the roots and the
+// system files the program needs; and when this init dies, for whatever
+// reason, the kernel kills everything left in the namespace, so nothing a
+// session started can outlive it or the server.
 package sessinit
 
 import (
@@ -22,9 +25,12 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/landlock"
 )
 
-// Env marks a process started as a session init. Its value is "1".
+// Env marks a process started as a session init. Its value is the
+// session's Setup, as JSON (see Setup.EnvEntry).
 const Env = "HOSTMCP_SESSINIT"
 
 // StatusFD is the descriptor on which init reports the wait status of the
@@ -40,10 +46,15 @@ const Argv0 = "hostmcp-session"
 // started as one; otherwise it returns at once. Call it first in main, and
 // in TestMain of tests whose binary starts sessions.
 func Main() {
-	if os.Getenv(Env) != "1" {
+	v := os.Getenv(Env)
+	if v == "" {
 		return
 	}
-	code, err := run(os.Args[1:])
+	setup, err := parseSetup(v)
+	code := 127
+	if err == nil {
+		code, err = run(setup, os.Args[1:])
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "hostmcp session: %v\n", err)
 	}
@@ -57,21 +68,38 @@ func Args(path string, argv []string) []string {
 }
 
 // run sets up the namespace and runs args[0] with argv args[1:].
-func run(args []string) (int, error) {
+func run(setup Setup, args []string) (int, error) {
 	if len(args) < 2 {
 		return 127, fmt.Errorf("want a program path and its argv, got %q", args)
 	}
-	// Capabilities and no_new_privs are per thread and a child inherits
-	// them from the thread that forks it: drop them on this thread and
-	// fork from it.
+	unix.CloseOnExec(StatusFD) // the report is ours, not the program's
+	unix.CloseOnExec(RulesetFD)
+	// Capabilities, no_new_privs and Landlock domains are per thread and a
+	// child inherits them from the thread that forks it: set them up on
+	// this thread and fork from it.
 	runtime.LockOSThread()
 	if err := privateProc(); err != nil {
 		return 127, err
 	}
-	if err := dropPrivileges(); err != nil {
+	if setup.Home != "" {
+		if err := mountHome(setup); err != nil {
+			return 127, err
+		}
+	}
+	var keep []int
+	var cred *syscall.Credential
+	if u := setup.User; u != nil {
+		keep = []int{unix.CAP_SETUID, unix.CAP_SETGID}
+		cred = &syscall.Credential{Uid: u.UID, Gid: u.GID, Groups: u.Groups}
+	}
+	if err := dropPrivileges(keep...); err != nil {
 		return 127, err
 	}
-	unix.CloseOnExec(StatusFD) // the report is ours, not the program's
+	if setup.Confined {
+		if err := confine(setup); err != nil {
+			return 127, fmt.Errorf("confining the session: %w", err)
+		}
+	}
 
 	// Signals the server or the terminal sends to the session's process
 	// group reach the program directly (it shares this process group);
@@ -91,10 +119,15 @@ func run(args []string) (int, error) {
 		Stdin:       os.Stdin,
 		Stdout:      os.Stdout,
 		Stderr:      os.Stderr,
-		SysProcAttr: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+		SysProcAttr: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Credential: cred},
 	}
 	if err := cmd.Start(); err != nil {
 		return 127, err
+	}
+	if keep != nil {
+		if err := setCaps(); err != nil { // the program has switched: init needs them no more
+			return 127, err
+		}
 	}
 	ws := reap(cmd.Process.Pid)
 	status := os.NewFile(StatusFD, "status")
@@ -107,6 +140,22 @@ func run(args []string) (int, error) {
 		return 128 + int(ws.Signal()), nil
 	}
 	return 1, nil
+}
+
+// confine adds what init mounted to the server's ruleset (the private
+// /proc to read, HOME to write) and enforces it on this thread.
+func confine(setup Setup) error {
+	mounted := []landlock.PathRule{{Path: "/proc", Access: landlock.Read}}
+	if setup.Home != "" {
+		mounted = append(mounted, landlock.PathRule{Path: setup.Home, Access: landlock.Write})
+	}
+	if err := landlock.AddPaths(RulesetFD, mounted); err != nil {
+		return err
+	}
+	if err := landlock.RestrictSelf(RulesetFD); err != nil {
+		return err
+	}
+	return unix.Close(RulesetFD)
 }
 
 // reap waits for children until pid has ended and returns its status. As

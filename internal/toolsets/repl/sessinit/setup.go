@@ -1,0 +1,53 @@
+package sessinit
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// RulesetFD is the descriptor on which init receives the Landlock ruleset
+// the server built for the session, when Setup.Confined says there is one.
+// The server opened every file the rules name, so the rules hold for those
+// files whatever their paths lead to by the time init runs.
+const RulesetFD = 4
+
+// Setup is what the server asks of a session's init beyond the program to
+// run. It travels as JSON in the Env variable, which init removes before
+// it runs the program.
+type Setup struct {
+	// Home is an empty directory on which init mounts a private tmpfs of
+	// HomeBytes, the session's HOME and TMPDIR: the session may write
+	// there, and whatever it writes is gone with its mount namespace.
+	Home      string `json:"home,omitempty"`
+	HomeBytes int64  `json:"home_bytes,omitempty"`
+	// Confined says a Landlock ruleset waits on RulesetFD; init enforces it
+	// on itself before it starts the program, which inherits it.
+	Confined bool `json:"confined,omitempty"`
+	// User, when set, is who the program runs as instead of init's user.
+	User *User `json:"user,omitempty"`
+}
+
+// User is a user to run the program as, resolved by the server.
+type User struct {
+	UID    uint32   `json:"uid"`
+	GID    uint32   `json:"gid"`
+	Groups []uint32 `json:"groups,omitempty"`
+}
+
+// EnvEntry is the Env=JSON entry that starts a process as a session init
+// set up as s.
+func (s Setup) EnvEntry() string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err) // only plain fields: cannot fail
+	}
+	return Env + "=" + string(b)
+}
+
+func parseSetup(v string) (Setup, error) {
+	var s Setup
+	if err := json.Unmarshal([]byte(v), &s); err != nil {
+		return Setup{}, fmt.Errorf("reading the session's setup from %s: %w", Env, err)
+	}
+	return s, nil
+}
