@@ -85,7 +85,7 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 func (g *frameGuard) next() ([]byte, error) {
 	for {
 		size, err := g.readLine()
-		if size > g.max || !g.scan.blank() {
+		if !g.scan.blank() {
 			v := g.judge(size)
 			if v.pass {
 				return g.handOn(), err

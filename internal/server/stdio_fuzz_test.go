@@ -28,6 +28,7 @@ func FuzzFrameGuard(f *testing.F) {
 		`{"jsonrpc":"2.0","\u0069d":6,"id":7,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":9007199254740993,"method":"p"}`,
 		"{\"jsonrpc\":\"2.0\",\"id\":\"\xed\xa0\x80\xf4\x90\",\"method\":\"ping\"}",
 		`{"jsonrpc":"2.0","method":"x","params":{"s":"` + string(bytes.Repeat([]byte("z"), 300)) + `"},"id":8}`,
+		string(bytes.Repeat([]byte(" "), 300)) + "\n" + `{"jsonrpc":"2.0","id":10,"method":"ping"}`,
 		`{"a":` + string(bytes.Repeat([]byte("["), 40)) + string(bytes.Repeat([]byte("]"), 40)) + `,"jsonrpc":"2.0","id":9,"method":"x"}`,
 	} {
 		f.Add([]byte(seed), uint8(0), uint16(256))

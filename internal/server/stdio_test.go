@@ -282,3 +282,11 @@ func TestFrameGuardLastLineWithoutNewline(t *testing.T) {
 		t.Errorf("a cut last line: passed %q, replies %+v", out.passed, out.replies)
 	}
 }
+
+// A blank line is skipped whatever its length: there is nothing to answer.
+func TestFrameGuardLongBlankLine(t *testing.T) {
+	out := runGuard(t, strings.Repeat(" \t", 600)+"\r\n"+`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n", 16, 1024)
+	if len(out.passed) != 1 || len(out.replies) != 0 {
+		t.Errorf("handed on %q, replied %+v; want only the request, no reply", out.passed, out.replies)
+	}
+}
