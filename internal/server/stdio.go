@@ -3,23 +3,33 @@ package server
 import (
 	"bufio"
 	"context"
-	"fmt"
+	"encoding/json"
 	"io"
-	"regexp"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // ServeStdio serves MCP over newline-delimited JSON on in and out until the
-// client closes in or ctx ends. A message over maxMessage bytes is dropped
-// without being buffered whole and answered with a JSON-RPC error, so one
-// oversized request costs bounded memory and does not end the session.
+// client closes in or ctx ends. Each line is one message, judged before the
+// SDK reads it: the SDK ends the session on the first line it cannot read,
+// so a line that is not a JSON-RPC 2.0 message gets an error reply here and
+// the session goes on. A message over maxMessage bytes is never held whole:
+// it is scanned as it streams past and answered under its own id.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, maxMessage int) error {
+	return s.mcp.Run(ctx, stdioTransport(in, out, maxMessage))
+}
+
+// stdioTransport is the SDK's stdio transport reading through a frameGuard.
+// The SDK's own frame limit stays as a second bound: a message handed on
+// is at most maxMessage bytes and a newline.
+func stdioTransport(in io.Reader, out io.Writer, maxMessage int) *mcp.IOTransport {
 	w := &lockedWriter{w: out}
-	g := &frameGuard{src: bufio.NewReaderSize(in, 64*1024), max: maxMessage, out: w}
-	t := &mcp.IOTransport{Reader: io.NopCloser(g), Writer: w, MaxLineLength: maxMessage + 1}
-	return s.mcp.Run(ctx, t)
+	g := newFrameGuard(bufio.NewReaderSize(in, 64<<10), maxMessage, w)
+	return &mcp.IOTransport{Reader: io.NopCloser(g), Writer: w, MaxLineLength: maxMessage + 1}
 }
 
 // lockedWriter serialises whole-message writes from the SDK and the guard.
@@ -36,13 +46,26 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 
 func (l *lockedWriter) Close() error { return nil }
 
-// frameGuard passes complete lines of at most max bytes to the decoder.
+// keepLineBytes is the largest line buffer kept for the next line; a
+// larger one, left by a rare big message, goes back to the collector.
+const keepLineBytes = 1 << 20
+
+// frameGuard reads src one line at a time and hands on only the lines that
+// are JSON-RPC 2.0 messages of at most max bytes, each trimmed of
+// surrounding whitespace and ended by a newline; it answers every other
+// non-blank line on out with one JSON-RPC error.
 type frameGuard struct {
 	src     *bufio.Reader
 	max     int
 	out     io.Writer
-	pending []byte
+	scan    *jsonScanner
+	line    []byte // the current line, while it fits within max
+	pending []byte // what is left of the line being handed on
 	err     error
+}
+
+func newFrameGuard(src *bufio.Reader, max int, out io.Writer) *frameGuard {
+	return &frameGuard{src: src, max: max, out: out, scan: newMessageScanner()}
 }
 
 func (g *frameGuard) Read(p []byte) (int, error) {
@@ -50,52 +73,92 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 		if g.err != nil {
 			return 0, g.err
 		}
-		g.pending, g.err = g.nextLine()
+		g.pending, g.err = g.next()
 	}
 	n := copy(p, g.pending)
 	g.pending = g.pending[n:]
 	return n, nil
 }
 
-// nextLine returns the next line that fits, answering and skipping any that
-// do not.
-func (g *frameGuard) nextLine() ([]byte, error) {
-	var buf []byte
+// next reads lines until one is handed on, answering each refused one, and
+// returns it with the read error that ended the input, if any.
+func (g *frameGuard) next() ([]byte, error) {
 	for {
-		chunk, err := g.src.ReadSlice('\n')
-		if len(buf)+len(chunk) > g.max {
-			head := append(buf, chunk[:min(len(chunk), 512)]...)
-			total := len(buf) + len(chunk)
-			for err == bufio.ErrBufferFull {
-				chunk, err = g.src.ReadSlice('\n')
-				total += len(chunk)
+		size, err := g.readLine()
+		if !g.scan.blank() {
+			v := g.judge(size)
+			if v.pass {
+				return g.handOn(), err
 			}
-			g.reject(head, total)
-			if err != nil {
-				return nil, err
-			}
-			buf = buf[:0]
-			continue
+			g.reply(v)
 		}
-		buf = append(buf, chunk...)
-		if err == bufio.ErrBufferFull {
-			continue
+		if err != nil {
+			return nil, err
 		}
-		return buf, err
 	}
 }
 
-var leadingID = regexp.MustCompile(`"id"\s*:\s*(-?\d{1,18}|"[^"\\]{0,128}")`)
-
-// reject answers an oversized message with an Invalid Request error, under
-// the request's id when it can be read from the message's start (so the
-// client's pending call fails instead of hanging).
-func (g *frameGuard) reject(head []byte, size int) {
-	id := "null"
-	if m := leadingID.FindSubmatch(head); m != nil {
-		id = string(m[1])
+// readLine scans the next line, keeping it in g.line while it fits within
+// max, and returns its length without the newline.
+func (g *frameGuard) readLine() (int, error) {
+	g.scan.reset()
+	if cap(g.line) > keepLineBytes {
+		g.line = nil
 	}
-	msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"message of %d bytes is over the limit of %d bytes; send smaller arguments (write large content in parts with mode append)"}}`+"\n",
-		id, size, g.max)
-	_, _ = io.WriteString(g.out, msg)
+	g.line = g.line[:0]
+	size := 0
+	for {
+		chunk, err := g.src.ReadSlice('\n')
+		body := chunk
+		if err == nil {
+			body = chunk[:len(chunk)-1]
+		}
+		g.scan.feed(body)
+		if size += len(body); size <= g.max {
+			g.line = append(g.line, chunk...)
+		}
+		if err != bufio.ErrBufferFull {
+			g.scan.finish()
+			return size, err
+		}
+	}
+}
+
+func (g *frameGuard) judge(size int) verdict {
+	if size > g.max {
+		return refuse(jsonrpc.CodeInvalidRequest, replyID(g.scan),
+			"message of %d bytes is over the limit of %d bytes; send smaller arguments (write large content in parts with mode append)", size, g.max)
+	}
+	return judge(g.scan, g.line)
+}
+
+// handOn returns the scanned value of the current line, ended by a newline:
+// the SDK's reader fails on anything after a value but a line end.
+func (g *frameGuard) handOn() []byte {
+	from, end := g.scan.topAt, g.scan.topEnd
+	if end < len(g.line) {
+		g.line[end] = '\n' // whitespace or the newline itself
+		return g.line[from : end+1]
+	}
+	return append(g.line[from:end], '\n')
+}
+
+// errorReply is a JSON-RPC error response; its id is raw so that it is
+// sent back exactly as the client wrote it, or as null.
+type errorReply struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   jsonrpc.Error   `json:"error"`
+}
+
+func (g *frameGuard) reply(v verdict) {
+	id := json.RawMessage("null")
+	if v.id != nil {
+		id = v.id
+	}
+	b, err := tool.MarshalJSON(errorReply{JSONRPC: "2.0", ID: id, Error: jsonrpc.Error{Code: v.code, Message: v.why}})
+	if err != nil {
+		return // the id was checked as JSON and the rest is ours: unreachable
+	}
+	_, _ = g.out.Write(append(b, '\n'))
 }

@@ -1,88 +1,54 @@
 package e2e
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
-// A stdio message over the size limit is answered with an error, costs
-// bounded memory, and the session goes on.
+// A stdio message over the size limit is answered with an error under its
+// own id, costs bounded memory, and the session goes on.
 func TestStdioMessageOverLimit(t *testing.T) {
-	e := newEnv(t, "[stdio]\nmax_message_bytes = 1048576\n")
-	cmd := exec.Command(binary, e.args("serve")...)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	cmd.Stderr = &testLog{t: t}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Signal(syscall.SIGKILL); _ = cmd.Wait() })
-	replies := make(chan map[string]any, 10)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for sc.Scan() {
-			var m map[string]any
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				replies <- m
+	s := startRaw(t, newEnv(t, "[stdio]\nmax_message_bytes = 1048576\n"))
+	// writeHuge writes head, then n MiB of filler, then tail as one line,
+	// in chunks: the server must not buffer it.
+	writeHuge := func(head string, n int, tail string) {
+		go func() {
+			_, _ = io.WriteString(s.stdin, head)
+			chunk := strings.Repeat("a", 1<<20)
+			for range n {
+				if _, err := io.WriteString(s.stdin, chunk); err != nil {
+					return
+				}
 			}
-		}
-		close(replies)
-	}()
-	send := func(s string) {
-		if _, err := io.WriteString(stdin, s+"\n"); err != nil {
-			t.Fatalf("writing to the server: %v", err)
+			_, _ = io.WriteString(s.stdin, tail+"\n")
+		}()
+	}
+	check := func(r rawReply, id string) {
+		t.Helper()
+		if r.Error == nil || string(r.ID) != id || r.Error.Code != -32600 || !strings.Contains(r.Error.Message, "over the limit") {
+			t.Fatalf("want error -32600 for request %s naming the limit, got %s", id, r.line)
 		}
 	}
-	next := func() map[string]any {
-		select {
-		case m, ok := <-replies:
-			if !ok {
-				t.Fatal("server closed stdout")
-			}
-			return m
-		case <-time.After(20 * time.Second):
-			t.Fatal("no reply")
-		}
-		return nil
-	}
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	if m := next(); m["result"] == nil {
-		t.Fatalf("initialize failed: %v", m)
-	}
-	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 
-	// 64 MiB in one line, written in chunks: the server must not buffer it.
-	go func() {
-		_, _ = io.WriteString(stdin, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sys_snapshot","arguments":{"x":"`)
-		chunk := strings.Repeat("a", 1<<20)
-		for range 64 {
-			if _, err := io.WriteString(stdin, chunk); err != nil {
-				return
-			}
-		}
-		_, _ = io.WriteString(stdin, "\"}}}\n")
-	}()
-	m := next()
-	errObj, _ := m["error"].(map[string]any)
-	if errObj == nil || m["id"] != float64(7) || !strings.Contains(fmt.Sprint(errObj["message"]), "over the limit") {
-		t.Fatalf("want an error for request 7 naming the limit, got %v", m)
-	}
-	if hwm := peakRSS(t, cmd.Process.Pid); hwm > 48<<20 {
+	// 64 MiB in one line, the id first.
+	writeHuge(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sys_snapshot","arguments":{"x":"`, 64, `"}}}`)
+	check(s.next(), "7")
+
+	// The TypeScript SDK writes the id last; the arguments hold an "id" of
+	// their own, which is not the request's.
+	writeHuge(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"fs_write","arguments":{"id":999,"path":"big.txt","content":"`, 4, `"}},"id":"ts-8"}`)
+	check(s.next(), `"ts-8"`)
+
+	if hwm := peakRSS(t, s.cmd.Process.Pid); hwm > 48<<20 {
 		t.Errorf("server peak RSS %d MiB after a 64 MiB message: it buffered the message", hwm>>20)
 	}
-	send(`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`)
-	if m := next(); m["result"] == nil || m["id"] != float64(8) {
-		t.Fatalf("session did not survive the oversized message: %v", m)
+	s.send(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`)
+	if r := s.next(); r.Result == nil || string(r.ID) != "9" {
+		t.Fatalf("session did not survive the oversized messages: %s", r.line)
 	}
 }
 

@@ -158,6 +158,21 @@ async function callAndValidate(client, tool, validate) {
   return out;
 }
 
+// callOversized sends a tools/call over the server's stdio message limit
+// (4 MiB by default). The SDK writes "id" last, and these arguments hold an
+// "id" of their own: the server must answer under the request's id, found at
+// the end of the line, for the call to fail at once instead of timing out.
+async function callOversized(client) {
+  const args = { id: 999, path: "big.txt", content: "a".repeat(5 << 20) };
+  try {
+    await client.callTool({ name: "fs_write", arguments: args }, undefined, { timeout: 20000 });
+    fail("oversized tools/call: succeeded, want an error");
+    return null;
+  } catch (e) {
+    return { code: e?.code ?? null, message: e?.message ?? String(e) };
+  }
+}
+
 async function run(t) {
   summary.transport = t.kind;
   // Like Claude Code, the client lists a root of its own (the directory it
@@ -227,6 +242,8 @@ async function run(t) {
       if (sc?.success !== true) fail(`fs_read ${readPath}: ${JSON.stringify(sc?.error)}`);
       summary.read = sc?.data?.content ?? "";
     }
+
+    if (t.kind === "stdio") summary.oversize = await callOversized(client);
 
     const prompts = await listAll((p, o) => client.listPrompts(p, o), "prompts");
     summary.prompts = prompts.map((p) => p.name).sort();

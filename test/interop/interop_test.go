@@ -42,6 +42,10 @@ type summary struct {
 		IsError   bool `json:"is_error"`
 		Validated bool `json:"validated"`
 	} `json:"calls"`
+	Oversize *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"oversize"`
 	Prompts           []string `json:"prompts"`
 	Read              string   `json:"read"`
 	ResourceTemplates []string `json:"resource_templates"`
@@ -105,6 +109,9 @@ func checkSummary(t *testing.T, got summary, transport string) {
 		if !ok || !c.Success || c.IsError || !c.Validated {
 			t.Errorf("%s: got %+v (present %v), want success, no isError, validated against outputSchema", name, c, ok)
 		}
+	}
+	if transport == "stdio" && (got.Oversize == nil || got.Oversize.Code != -32600 || !strings.Contains(got.Oversize.Message, "over the limit")) {
+		t.Errorf("an oversized tools/call got %+v, want error -32600 naming the limit (a timeout is -32001: the reply's id was not the call's)", got.Oversize)
 	}
 	if len(got.Prompts) == 0 {
 		t.Error("prompts/list returned no prompts")
