@@ -10,6 +10,7 @@ import (
 	"path"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -93,6 +94,12 @@ func newIntent(changes []Change) (intent, error) {
 		}
 		if l.IsRoot() {
 			return intent{}, tool.Errorf(tool.IsDirectory, "%q is a root directory", tool.Clip(l.Given))
+		}
+		if !utf8.ValidString(l.Root.Path) || !utf8.ValidString(l.Rel) {
+			// JSON would write U+FFFD for the odd bytes: the journal must name
+			// each file exactly, or recovery would miss it.
+			return intent{}, tool.Errorf(tool.InvalidPath, "%q is not valid UTF-8; fs_apply_diff changes only files it can name exactly in its journal", tool.Clip(l.Given)).
+				WithSuggestion("Change this file by itself with fs_patch_block or fs_write.")
 		}
 		if seen[l.Abs()] {
 			return intent{}, tool.Errorf(tool.InvalidArgument, "%q is changed twice in one transaction; nothing was written", tool.Clip(l.Given)).

@@ -166,6 +166,11 @@ func TestApplyRefusesAndWritesNothing(t *testing.T) {
 			must(t, err)
 			return append(ch, Change{Loc: l, Content: []byte("x"), OldSHA256: hexSum(sc.before["mod"])})
 		}, tool.InvalidArgument},
+		{"name not UTF-8", func(t *testing.T, sc *scene, ch []Change) []Change {
+			l, err := sc.set.Resolve("caf\xe9.txt")
+			must(t, err)
+			return append(ch, Change{Loc: l, Content: []byte("x")})
+		}, tool.InvalidPath},
 		{"read-only root", func(t *testing.T, sc *scene, ch []Change) []Change {
 			ro := newSet(t, Spec{Path: sc.dir, ReadOnly: true})
 			l, _ := ro.Resolve("mod")
