@@ -45,6 +45,7 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	if err != nil {
 		return nil, fmt.Errorf("opening the state store in %s: %w", cfg.StateDir, err)
 	}
+	recoverEdits(cfg, log)
 	ex, err := execx.New(&execx.Options{Allowed: Programs, ExtraPath: cfg.Exec.ExtraPath})
 	if err != nil {
 		st.Close()

@@ -47,7 +47,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		core.New(d.Store).Toolset(),
 		files.New(&files.Deps{Roots: roots}).Toolset(),
 		search.New(&search.Deps{Roots: roots, Exec: d.Exec}).Toolset(),
-		edit.New(&edit.Deps{Roots: roots}).Toolset(),
+		edit.New(&edit.Deps{Roots: roots, Journal: fsroot.NewJournal(d.Config.StateDir)}).Toolset(),
 		proc.New(&proc.Deps{Config: d.Config.Process}).Toolset(),
 		repl.New(&repl.Deps{Config: d.Config, Roots: roots}).Toolset(),
 		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),

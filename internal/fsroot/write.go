@@ -213,7 +213,7 @@ func (w *writer) tempFile() (*os.File, string, error) {
 	if err == nil {
 		return w.locked(os.NewFile(uintptr(fd), "tmpfile"), "")
 	}
-	if !errors.Is(err, unix.EOPNOTSUPP) && !errors.Is(err, unix.EISDIR) && !errors.Is(err, unix.EINVAL) {
+	if !noTmpfile(err) {
 		return nil, "", err
 	}
 	// A random name: under the target's own temporary name the file would

@@ -2,99 +2,57 @@ package edit
 
 import (
 	"fmt"
-	"io/fs"
 
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-// undo puts one committed step back.
-type undo func() error
-
-// commit carries out a checked plan: backups first, then every new content
-// (each an atomic replace that still requires the content the plan read),
-// then removals (deleted files and rename sources). If any step fails, the
-// steps done are undone in reverse, so the files end as they began.
-func commit(plan []*change, backup bool) error {
-	var done []undo
-	fail := func(err error) error {
-		for i := len(done) - 1; i >= 0; i-- {
-			if uerr := done[i](); uerr != nil {
-				return tool.Wrap(tool.WriteFailed, err, "%v; and undoing the files already changed failed too: %v", err, uerr).
-					WithSuggestion("Check the files named with fs_read; backups, if asked for, are beside them as NAME.orig.")
-			}
-		}
-		return err
-	}
+// commit carries out a checked plan as one journaled transaction
+// (fsroot.Journal.Apply): backups, new contents and removals (deleted files
+// and rename sources) are all made or none, across a crash of hostmcp too.
+// A file changed since the plan read it stops the whole plan.
+func commit(j *fsroot.Journal, plan []*change, backup bool) error {
+	var changes []fsroot.Change
 	for _, c := range plan {
-		if backup && c.oldLoc != nil {
-			name, err := writeBackup(*c.oldLoc, c.old, c.oldMode)
-			if err != nil {
-				return fail(err)
-			}
-			c.res.Backup = name
-			loc := c.oldLoc.Sibling(name)
-			done = append(done, func() error { return removeFile(loc) })
-		}
-	}
-	for _, c := range plan {
-		if c.newLoc == nil {
+		if !backup || c.oldLoc == nil {
 			continue
 		}
-		o := fsroot.WriteOptions{CreateParents: true, Mode: c.oldMode}
-		if c.res.Action == "modified" {
-			o.ExpectedSHA256 = c.oldSum // changed since the plan read it: stop
-		}
-		res, err := c.newLoc.Write(c.newBytes, o)
+		name, err := backupName(*c.oldLoc)
 		if err != nil {
-			return fail(err)
-		}
-		c.res.NewSHA256 = res.NewSHA256
-		loc, old, mode, created := *c.newLoc, c.old, c.oldMode, c.res.Action != "modified"
-		done = append(done, func() error {
-			if created {
-				return removeFile(loc)
-			}
-			_, err := loc.Write(old, fsroot.WriteOptions{Mode: mode})
 			return err
-		})
+		}
+		c.res.Backup = name
+		changes = append(changes, fsroot.Change{Loc: c.oldLoc.Sibling(name), Content: c.old, Mode: c.oldMode})
 	}
 	for _, c := range plan {
-		if c.oldLoc == nil || c.res.Action == "modified" {
-			continue
+		modified := c.res.Action == "modified"
+		if c.newLoc != nil {
+			ch := fsroot.Change{Loc: *c.newLoc, Content: c.newBytes, Mode: c.oldMode}
+			if modified {
+				ch.OldSHA256 = c.oldSum
+			}
+			changes = append(changes, ch)
+			c.res.NewSHA256 = shaHex(c.newBytes)
 		}
-		if err := removeFile(*c.oldLoc); err != nil {
-			return fail(err)
+		if c.oldLoc != nil && !modified {
+			changes = append(changes, fsroot.Change{Loc: *c.oldLoc, Remove: true, OldSHA256: c.oldSum})
 		}
-		loc, old, mode := *c.oldLoc, c.old, c.oldMode
-		done = append(done, func() error {
-			_, err := loc.Write(old, fsroot.WriteOptions{Mode: mode, CreateParents: true})
-			return err
-		})
 	}
-	return nil
+	return j.Apply(changes)
 }
 
-// writeBackup writes content beside l as NAME.orig, or NAME.orig.N when
-// taken, and returns the backup's name.
-func writeBackup(l fsroot.Loc, content []byte, mode fs.FileMode) (string, error) {
+// backupName is the first free name of NAME.orig, NAME.orig.1, ... beside l.
+func backupName(l fsroot.Loc) (string, error) {
 	base := l.Base() + ".orig"
-	for i := 0; i < 100; i++ {
+	for i := range 100 {
 		name := base
 		if i > 0 {
 			name = fmt.Sprintf("%s.%d", base, i)
 		}
-		b := l.Sibling(name)
-		if _, err := b.Lstat(); err == nil {
-			continue
+		if _, err := l.Sibling(name).Lstat(); err != nil {
+			return name, nil
 		}
-		if _, err := b.Write(content, fsroot.WriteOptions{Mode: mode}); err != nil {
-			return "", err
-		}
-		return name, nil
 	}
-	return "", tool.Errorf(tool.AlreadyExists, "%s: 100 backups exist already", l.Given).
+	return "", tool.Errorf(tool.AlreadyExists, "%s: 100 backups exist already", tool.Clip(l.Given)).
 		WithSuggestion("Remove old NAME.orig.N backups, or apply without backup.")
 }
-
-func removeFile(l fsroot.Loc) error { return l.RemoveFile() }

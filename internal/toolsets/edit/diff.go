@@ -93,7 +93,11 @@ func (s *Set) handleDiff(ctx context.Context, call *tool.Call, in diffIn) (diffO
 		}
 	}
 	if !in.DryRun {
-		if err := commit(plan, in.Backup); err != nil {
+		if s.journal == nil {
+			return diffOut{}, tool.Errorf(tool.Internal, "fs_apply_diff has no journal to make its files one transaction; nothing was written").
+				WithSuggestion("Apply the change with dry_run: true and fs_write, or ask the operator to report this.")
+		}
+		if err := commit(s.journal, plan, in.Backup); err != nil {
 			return diffOut{}, err
 		}
 		out.FilesModified = len(plan)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -68,6 +69,43 @@ diff --git a/keep.txt b/keep.txt
 	}
 	if st, _ := os.Stat(filepath.Join(dir, "moved.txt")); st.Mode().Perm() != 0o600 {
 		t.Errorf("the renamed file lost its mode: %v", st.Mode())
+	}
+	assertTidy(t, s, dir)
+}
+
+// A diff that changes one file in two sections is refused whole: the two
+// would be two changes of one file in one transaction.
+func TestApplyDiffRefusesAFileTwice(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("1\n2\n3\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "b.txt"), []byte("b\n"), 0o644))
+	d := "--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-b\n+B\n" +
+		"--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-1\n+one\n" +
+		"--- a/a.txt\n+++ b/a.txt\n@@ -3 +3 @@\n-3\n+three\n"
+	s := newSet(t, dir)
+	if _, terr := applyDiff(t, s, d, false); terr == nil || terr.Code != tool.InvalidArgument {
+		t.Fatalf("want INVALID_ARGUMENT, got %+v", terr)
+	}
+	for name, want := range map[string]string{"a.txt": "1\n2\n3\n", "b.txt": "b\n"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); string(b) != want {
+			t.Errorf("%s changed: %q", name, b)
+		}
+	}
+	assertTidy(t, s, dir)
+}
+
+// assertTidy fails the test for a temporary file below dir or a journal
+// left by an apply that has returned.
+func assertTidy(t *testing.T, s *Set, dir string) {
+	t.Helper()
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), fsroot.TempPrefix) {
+			t.Errorf("temporary file left: %s", p)
+		}
+		return err
+	})
+	if left, _ := filepath.Glob(filepath.Join(s.journal.Dir(), "*")); len(left) > 0 {
+		t.Errorf("journal left: %v", left)
 	}
 }
 

@@ -1,9 +1,10 @@
 // Package edit is the edit toolset of spec 004 section 3.3: fs_patch_block
 // (an exact replacement) and fs_apply_diff (unified and git diffs of one or
 // many files). Every change of every file is computed and checked in
-// memory first; only then are files replaced, each atomically, and a
-// failure part-way puts back what was already changed. A file is never left
-// half-changed.
+// memory first; only then are files replaced: one file atomically, many as
+// one journaled transaction (fsroot.Journal) that a failure or a crash
+// part-way finishes or undoes whole. A file is never left half-changed, nor
+// a diff half-applied.
 package edit
 
 import (
@@ -18,13 +19,19 @@ import (
 // Deps are what the edit tools work through.
 type Deps struct {
 	Roots *fsroot.Set
+	// Journal makes fs_apply_diff's files one transaction; it lives in the
+	// state directory, where recovery at start-up finds it.
+	Journal *fsroot.Journal
 }
 
 // Set is the edit toolset.
-type Set struct{ roots *fsroot.Set }
+type Set struct {
+	roots   *fsroot.Set
+	journal *fsroot.Journal
+}
 
 // New builds the edit toolset.
-func New(d *Deps) *Set { return &Set{roots: d.Roots} }
+func New(d *Deps) *Set { return &Set{roots: d.Roots, journal: d.Journal} }
 
 // Toolset lists the edit tools.
 func (s *Set) Toolset() tool.Toolset {

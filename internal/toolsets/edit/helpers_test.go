@@ -25,7 +25,7 @@ func newSet(t testing.TB, dir string) *Set {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { roots.Close() })
-	return New(&Deps{Roots: roots})
+	return New(&Deps{Roots: roots, Journal: fsroot.NewJournal(t.TempDir())})
 }
 
 func applyDiff(t testing.TB, s *Set, diff string, dry bool) (diffOut, *tool.Error) {
