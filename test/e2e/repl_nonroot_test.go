@@ -246,3 +246,36 @@ func TestNonRootServerSessionsDieWithIt(t *testing.T) {
 		}
 	}
 }
+
+// Where the kernel allows an ordinary user no user namespace, proc_start
+// says so with CAPABILITY_MISSING and names the setting; where it allows
+// one, the first session starts and the next is refused the same way.
+func TestNonRootServerWithoutUserNamespaces(t *testing.T) {
+	testutil.RequireFile(t, python3)
+	for _, tc := range []struct {
+		name      string
+		max       int
+		refuseAll bool
+		want      string // in the message: what the server knew before it tried, or what the kernel said
+	}{
+		{name: "none allowed", max: 0, refuseAll: true, want: "user.max_user_namespaces is 0"},
+		{name: "one allowed", max: 1, want: "no space left on device (user.max_user_namespaces is 1 here"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newNobodyEnv(t)
+			ctx := testCtx(t)
+			cs, _ := serveAsNobody(t, ctx, e, tc.max)
+			tools := listTools(t, ctx, cs)
+			start := map[string]any{"command": []string{"python3", "-q"}}
+			if !tc.refuseAll {
+				env, _ := call(t, ctx, cs, tools, "proc_start", start)
+				mustData(t, env, &started{})
+			}
+			env, _ := call(t, ctx, cs, tools, "proc_start", start)
+			if env.Success || env.Error.Code != "CAPABILITY_MISSING" || !strings.Contains(env.Error.Message, tc.want) ||
+				!strings.Contains(env.Error.Suggestion, "run hostmcp as root") {
+				t.Errorf("want CAPABILITY_MISSING saying %q, with a way out, got %+v", tc.want, env.Error)
+			}
+		})
+	}
+}

@@ -116,6 +116,9 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 	}
 	if err == nil {
 		err = sp.start(s.cmd)
+		if err != nil && userns {
+			err = startRefused(err, hostProc)
+		}
 		if err == nil && mapped != nil {
 			if err = mapIDs(s.cmd.Process.Pid, mapped); err != nil {
 				_ = s.cmd.Process.Kill() // our child, not yet reaped: its pid is still its own

@@ -40,13 +40,21 @@ func namespaced() (attr *syscall.SysProcAttr, userns bool) {
 		Pdeathsig:  syscall.SIGKILL,
 		Cloneflags: syscall.CLONE_NEWPID | syscall.CLONE_NEWNS,
 	}
-	if os.Geteuid() == 0 {
+	if !needsUserNS() {
 		return attr, false
 	}
 	attr.Cloneflags |= syscall.CLONE_NEWUSER
 	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
 	return attr, true
 }
+
+// needsUserNS reports whether sessions need a user namespace: whether
+// the server is not root.
+func needsUserNS() bool { return os.Geteuid() != 0 }
+
+// hostProc is where the server reads the kernel's settings and its
+// sessions' /proc files.
+const hostProc = "/proc"
 
 // mapIDs maps root of the user namespace of the session init pid, which
 // this server started and has not reaped, to the server's own user and
@@ -55,7 +63,7 @@ func namespaced() (attr *syscall.SysProcAttr, userns bool) {
 // ready is closed either way: init reads the end of it as a failure.
 func mapIDs(pid int, ready *os.File) error {
 	defer ready.Close()
-	dir := "/proc/" + strconv.Itoa(pid) + "/"
+	dir := hostProc + "/" + strconv.Itoa(pid) + "/"
 	for _, m := range []struct{ file, text string }{
 		{"setgroups", "deny"}, // the kernel lets an unprivileged process map a group only after this
 		{"gid_map", fmt.Sprintf("0 %d 1\n", os.Getegid())},
