@@ -204,6 +204,11 @@ print(tries, *sorted(opened), flush=True)
 	if !regexp.MustCompile(`\nOPENED /\S+/history\n`).MatchString(out) {
 		t.Errorf("the session cannot write in its HOME:\n%s", out)
 	}
+	// Inside its user namespace the session is who it is outside, not root.
+	out = sessionOutput(t, ctx, cs, tools, st.ProcID, "print('IDS', os.getuid(), os.getgid(), open('/proc/self/uid_map').read().split(), open('/proc/self/gid_map').read().split())")
+	if want := "IDS 65534 65534 ['65534', '65534', '1'] ['65534', '65534', '1']\n"; !strings.Contains(out, want) {
+		t.Errorf("want %q in the session's output:\n%s", want, out)
+	}
 	if strings.Contains(out, "OPENED /proc/") {
 		t.Errorf("the session opened the server's /proc files:\n%s", out)
 	}

@@ -11,11 +11,11 @@ import (
 
 // namespaced is how a session init is started: leader of its own session,
 // killed with the server, in new PID and mount namespaces. A server that is
-// not root cannot make those alone; it adds a user namespace in which its
-// own user is root, as `unshare -r` does, which lets init mount its /proc
-// and gives the program no more than the server's user had on the host.
-// userns says it did: the caller must then map that namespace (mapIDs)
-// once the init has started.
+// not root cannot make those alone; it adds a user namespace in which only
+// its own user and group exist, as themselves (`unshare -c`), so the
+// program has no more than the server's user had on the host and, unlike
+// under `unshare -r`, does not take itself for root. userns says it did:
+// the caller must then map that namespace (mapIDs) once init has started.
 //
 // Why not let os/exec write the maps, between fork and exec as it does: the
 // server is non-dumpable (harden), and so is every child it forks until
@@ -28,12 +28,12 @@ import (
 // for good. Instead init execs unmapped; exec makes it dumpable, its /proc
 // files its user's, and the server writes its maps then.
 //
-// Unmapped at exec, init would lose the capabilities its new user namespace
-// gave it: exec keeps them only for the namespace's root, and root does not
-// exist there yet. So it carries, as ambient capabilities, the two it needs
-// in that namespace and nowhere else: CAP_SYS_ADMIN to mount its /proc and
-// HOME, CAP_SETPCAP to empty its bounding set. It drops both, with the
-// rest, before the program starts.
+// Exec would take from init the capabilities its new user namespace gave
+// it: exec keeps them only for the namespace's root, which does not exist
+// there. So it carries, as ambient capabilities, the two it needs in that
+// namespace and nowhere else: CAP_SYS_ADMIN to mount its /proc and HOME,
+// CAP_SETPCAP to empty its bounding set. It drops both, with the rest,
+// before the program starts.
 func namespaced() (attr *syscall.SysProcAttr, userns bool) {
 	attr = &syscall.SysProcAttr{
 		Setsid:     true,
@@ -56,18 +56,18 @@ func needsUserNS() bool { return os.Geteuid() != 0 }
 // sessions' /proc files.
 const hostProc = "/proc"
 
-// mapIDs maps root of the user namespace of the session init pid, which
-// this server started and has not reaped, to the server's own user and
-// group, the only mapping an unprivileged process may write, and then
-// tells init, which waits on the other end of ready, that it may go on.
+// mapIDs maps the server's own user and group, and nothing else (all an
+// unprivileged process may map), into the user namespace of the session
+// init pid, which this server started and has not reaped; then it tells
+// init, which waits on the other end of ready, that it may go on.
 // ready is closed either way: init reads the end of it as a failure.
 func mapIDs(pid int, ready *os.File) error {
 	defer ready.Close()
 	dir := hostProc + "/" + strconv.Itoa(pid) + "/"
 	for _, m := range []struct{ file, text string }{
 		{"setgroups", "deny"}, // the kernel lets an unprivileged process map a group only after this
-		{"gid_map", fmt.Sprintf("0 %d 1\n", os.Getegid())},
-		{"uid_map", fmt.Sprintf("0 %d 1\n", os.Geteuid())},
+		{"gid_map", fmt.Sprintf("%[1]d %[1]d 1\n", os.Getegid())},
+		{"uid_map", fmt.Sprintf("%[1]d %[1]d 1\n", os.Geteuid())},
 	} {
 		if err := writeOnce(dir+m.file, m.text); err != nil {
 			return fmt.Errorf("mapping the session's user namespace: %w", err)
