@@ -120,9 +120,10 @@ const python3 = "/usr/bin/python3"
 // A server run as an ordinary user starts python3 sessions, and they are
 // as confined as a root server's: Landlock keeps them from a file beside
 // the root that the user may read, they hold no capability, and they
-// cannot open the server's /proc/PID/environ or mem. The server stays
-// non-dumpable throughout: a process of the same user on the host, trying
-// all along while sessions start, never opens its environ or mem either.
+// cannot open the server's /proc/PID/environ or mem; inside they are that
+// user, not root. The server stays non-dumpable throughout: a process of
+// the same user on the host, trying all along while sessions start, never
+// opens its environ, mem or fd either.
 func TestNonRootServerSessionConfined(t *testing.T) {
 	testutil.RequireFile(t, python3)
 	e := newNobodyEnv(t)
@@ -137,10 +138,13 @@ pid, stop = sys.argv[1], sys.argv[2]
 tries, opened = 0, set()
 print('READY', flush=True)
 while not os.path.exists(stop):
-    for f in ('environ', 'mem'):
+    for f in ('environ', 'mem', 'fd'):
         tries += 1
         try:
-            open('/proc/%s/%s' % (pid, f), 'rb').close()
+            if f == 'fd':
+                os.listdir('/proc/%s/fd' % pid)
+            else:
+                open('/proc/%s/%s' % (pid, f), 'rb').close()
             opened.add(f)
         except OSError:
             pass
@@ -171,7 +175,7 @@ print(tries, *sorted(opened), flush=True)
 	if tries, opened, _ := strings.Cut(lines.Text(), " "); opened != "" || tries == "" {
 		t.Errorf("a process of the server's user opened the server's %q while sessions started (%s tries)", opened, tries)
 	} else {
-		t.Logf("%s tries to open the server's /proc/PID/environ or mem while sessions started, all refused", tries)
+		t.Logf("%s tries to open the server's /proc/PID/environ, mem or fd while sessions started, all refused", tries)
 	}
 	if fi, err := os.Stat("/proc/" + serverPID + "/environ"); err != nil || fi.Sys().(*syscall.Stat_t).Uid != 0 {
 		t.Errorf("the server is dumpable: its /proc/PID/environ belongs to uid %v (%v), not root", fi.Sys().(*syscall.Stat_t).Uid, err)
