@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -287,5 +288,30 @@ func TestNonRootServerWithoutUserNamespaces(t *testing.T) {
 				t.Errorf("want CAPABILITY_MISSING saying %q, with a way out, got %+v", tc.want, env.Error)
 			}
 		})
+	}
+}
+
+// A hostmcp binary its user may execute but not read (mode 0711) makes
+// every exec of it non-dumpable, the session's init included, whose user
+// namespace the server then may not map: proc_start says so and how to fix
+// it, rather than "permission denied".
+func TestNonRootServerUnreadableBinary(t *testing.T) {
+	e := newNobodyEnv(t)
+	b, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	execOnly := filepath.Join(filepath.Dir(e.root), "hostmcp")
+	if err := os.WriteFile(execOnly, b, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	cmd := asNobody(exec.Command(execOnly, e.args("call", "proc_start", `{"command": ["python3", "-q"]}`)...))
+	out, err := cmd.Output()
+	var env envelope
+	if jerr := json.Unmarshal(out, &env); jerr != nil || err == nil {
+		t.Fatalf("want a failed call's envelope, got %v %v:\n%s", err, jerr, out)
+	}
+	if env.Error.Code != "CAPABILITY_MISSING" || !strings.Contains(env.Error.Message, "readable") || !strings.Contains(env.Error.Suggestion, "chmod a+r") {
+		t.Errorf("want CAPABILITY_MISSING saying the binary must be readable, got %+v", env.Error)
 	}
 }

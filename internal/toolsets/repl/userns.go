@@ -1,12 +1,15 @@
 package repl
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // namespaced is how a session init is started: leader of its own session,
@@ -70,6 +73,11 @@ func mapIDs(pid int, ready *os.File) error {
 		{"uid_map", fmt.Sprintf("%[1]d %[1]d 1\n", os.Geteuid())},
 	} {
 		if err := writeOnce(dir+m.file, m.text); err != nil {
+			if errors.Is(err, os.ErrPermission) && !selfReadable() {
+				exe, _ := os.Executable()
+				return tool.Wrap(tool.CapabilityMissing, err, "sessions cannot start: the hostmcp binary is not readable by the user it runs as, so the kernel makes every exec of it non-dumpable, the session's init included, whose user namespace the server then may not map (%v)", err).
+					WithSuggestion("Make the binary readable (chmod a+r %s), or run hostmcp as root; until then the file, search and process tools still work.", exe)
+			}
 			return fmt.Errorf("mapping the session's user namespace: %w", err)
 		}
 	}
@@ -77,6 +85,17 @@ func mapIDs(pid int, ready *os.File) error {
 		return fmt.Errorf("releasing the session init: %w", err)
 	}
 	return nil
+}
+
+// selfReadable reports whether this binary may be read by the user it runs
+// as, and not only executed: exec leaves a program dumpable only then.
+func selfReadable() bool {
+	f, err := os.Open("/proc/self/exe")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }
 
 // writeOnce writes text to an existing file in a single write(2), as
