@@ -19,6 +19,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// Reachable by every user: some tests run the server as nobody.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
 	binary = filepath.Join(dir, "hostmcp")
 	build := exec.Command("go", "build", "-o", binary, "github.com/hostmcp/hostmcp/cmd/hostmcp")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")

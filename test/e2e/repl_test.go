@@ -52,6 +52,7 @@ func TestSessionsDieWithKilledServer(t *testing.T) {
 		t.Fatalf("2+2 gave %q", rd.Output)
 	}
 
+	removeHomeAtEnd(t, st.PID)
 	started := descendants(cmd.Process.Pid)
 	if len(started) < 3 { // init, python3, sleep
 		t.Fatalf("want the session's init, python3 and sleep under the server, found %v", started)
@@ -79,6 +80,27 @@ func mustData(t *testing.T, env envelope, v any) {
 	}
 	if err := json.Unmarshal(env.Data, v); err != nil {
 		t.Fatalf("%s data: %v", env.Tool, err)
+	}
+}
+
+// removeHomeAtEnd removes, when the test ends, the HOME directory of the
+// session whose program is pid, which a server killed with SIGKILL leaves
+// behind. It is empty on the host: the session's tmpfs was mounted over it
+// in the session's own mount namespace.
+func removeHomeAtEnd(t *testing.T, pid int) {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		t.Fatalf("finding the session's HOME: %v", err)
+	}
+	for _, kv := range strings.Split(string(b), "\x00") {
+		if home, ok := strings.CutPrefix(kv, "HOME="); ok && strings.HasPrefix(filepath.Base(home), "hostmcp-repl-") {
+			t.Cleanup(func() {
+				if err := os.Remove(home); err != nil && !os.IsNotExist(err) {
+					t.Errorf("removing the session's HOME: %v", err)
+				}
+			})
+		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -51,14 +50,17 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 		exitedCh: make(chan struct{}),
 		done:     make(chan struct{}),
 	}
+	attr, userns := namespaced()
+	spec.setup.AwaitIDMaps = userns
 	s.cmd = &exec.Cmd{
 		Path:        "/proc/self/exe", // this very binary, even if its file was replaced since
 		Args:        sessinit.Args(spec.path, spec.argv),
 		Env:         append(spec.env[:len(spec.env):len(spec.env)], spec.setup.EnvEntry()),
 		Dir:         spec.dir,
-		SysProcAttr: namespaced(),
+		SysProcAttr: attr,
 	}
 	var childEnds []*os.File // the child's copies, closed in the parent once it started
+	var mapped *os.File      // with userns: where the server tells init its namespace is mapped
 	var tty *os.File
 	if spec.pty {
 		master, t, err := pty.Open()
@@ -93,25 +95,44 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 	statusR, statusW, err := os.Pipe()
 	if err == nil {
 		s.status = statusR
-		s.cmd.ExtraFiles = []*os.File{statusW} // sessinit.StatusFD
+		s.cmd.ExtraFiles = []*os.File{statusW, nil} // sessinit.StatusFD, RulesetFD
 		childEnds = append(childEnds, statusW)
 		if spec.ruleset != nil {
 			var rs *os.File
 			if rs, err = spec.ruleset(tty); err == nil {
-				s.cmd.ExtraFiles = append(s.cmd.ExtraFiles, rs) // sessinit.RulesetFD
+				s.cmd.ExtraFiles[1] = rs
 				childEnds = append(childEnds, rs)
 			} else {
 				err = fmt.Errorf("building the session's Landlock ruleset: %w", err)
 			}
 		}
 	}
+	if err == nil && userns {
+		var r *os.File
+		if r, mapped, err = os.Pipe(); err == nil {
+			s.cmd.ExtraFiles = append(s.cmd.ExtraFiles, r) // sessinit.IDMapFD
+			childEnds = append(childEnds, r)
+		}
+	}
 	if err == nil {
 		err = sp.start(s.cmd)
+		if err != nil && userns {
+			err = startRefused(err, hostProc)
+		}
+		if err == nil && mapped != nil {
+			if err = mapIDs(s.cmd.Process.Pid, mapped); err != nil {
+				_ = s.cmd.Process.Kill() // our child, not yet reaped: its pid is still its own
+				_ = s.cmd.Wait()
+			}
+		}
 	}
 	for _, f := range childEnds {
 		f.Close()
 	}
 	if err != nil {
+		if mapped != nil {
+			mapped.Close()
+		}
 		if s.status != nil {
 			s.status.Close()
 		}
@@ -143,25 +164,6 @@ func ownTerminal(master, tty *os.File, u *sessinit.User) error {
 		}
 	}
 	return nil
-}
-
-// namespaced is how a session init is started: leader of its own session,
-// killed with the server, in new PID and mount namespaces. A server that is
-// not root cannot make those alone; it adds a user namespace in which its
-// own user is root, as `unshare -r` does, which lets init mount its /proc
-// and gives the program no more than the server's user had on the host.
-func namespaced() *syscall.SysProcAttr {
-	attr := &syscall.SysProcAttr{
-		Setsid:     true,
-		Pdeathsig:  syscall.SIGKILL,
-		Cloneflags: syscall.CLONE_NEWPID | syscall.CLONE_NEWNS,
-	}
-	if uid := os.Geteuid(); uid != 0 {
-		attr.Cloneflags |= syscall.CLONE_NEWUSER
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: uid, Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getegid(), Size: 1}}
-	}
-	return attr
 }
 
 // programPID finds the host PID of the program: the child of the session

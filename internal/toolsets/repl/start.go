@@ -2,6 +2,7 @@ package repl
 
 import (
 	"context"
+	"errors"
 	"os"
 	"time"
 
@@ -55,6 +56,11 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 	if err != nil {
 		return startOut{}, err
 	}
+	if needsUserNS() {
+		if b := usernsBlocked(hostProc); b != nil {
+			return startOut{}, b.refusal()
+		}
+	}
 	name, path, err := s.program(in.Command)
 	if err != nil {
 		return startOut{}, err
@@ -102,6 +108,9 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 	sess, err := launch(&s.spawn, spec, s.conf.BufferBytes)
 	if err != nil {
 		os.RemoveAll(home)
+		if te := (*tool.Error)(nil); errors.As(err, &te) {
+			return startOut{}, te
+		}
 		return startOut{}, tool.Wrap(tool.ExecutionFailed, err, "starting %s: %v", tool.Clip(in.Command[0]), err)
 	}
 	if conf.warning != "" {

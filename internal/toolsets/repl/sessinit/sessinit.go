@@ -16,6 +16,7 @@
 package sessinit
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -74,6 +75,11 @@ func run(setup Setup, args []string) (int, error) {
 	}
 	unix.CloseOnExec(StatusFD) // the report is ours, not the program's
 	unix.CloseOnExec(RulesetFD)
+	if setup.AwaitIDMaps {
+		if err := awaitIDMaps(); err != nil {
+			return 127, err
+		}
+	}
 	// Capabilities, no_new_privs and Landlock domains are per thread and a
 	// child inherits them from the thread that forks it: set them up on
 	// this thread and fork from it.
@@ -140,6 +146,18 @@ func run(setup Setup, args []string) (int, error) {
 		return 128 + int(ws.Signal()), nil
 	}
 	return 1, nil
+}
+
+// awaitIDMaps blocks until the server has mapped this process's user
+// namespace, which it says with one byte on IDMapFD.
+func awaitIDMaps() error {
+	f := os.NewFile(IDMapFD, "id-maps")
+	defer f.Close()
+	var b [1]byte
+	if n, _ := f.Read(b[:]); n != 1 {
+		return errors.New("the server did not map the session's user namespace")
+	}
+	return nil
 }
 
 // confine adds what init mounted to the server's ruleset (the private

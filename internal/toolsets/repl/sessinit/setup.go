@@ -11,6 +11,11 @@ import (
 // files whatever their paths lead to by the time init runs.
 const RulesetFD = 4
 
+// IDMapFD is the descriptor on which init waits, when Setup.AwaitIDMaps
+// says so, for the server to map its user namespace: one byte once it has,
+// the end of the pipe if it could not.
+const IDMapFD = 5
+
 // Setup is what the server asks of a session's init beyond the program to
 // run. It travels as JSON in the Env variable, which init removes before
 // it runs the program.
@@ -25,6 +30,10 @@ type Setup struct {
 	Confined bool `json:"confined,omitempty"`
 	// User, when set, is who the program runs as instead of init's user.
 	User *User `json:"user,omitempty"`
+	// AwaitIDMaps says init starts in a user namespace that the server
+	// maps only once init has started (see the repl package's namespaced
+	// for why); until then init has no user and must not set anything up.
+	AwaitIDMaps bool `json:"await_id_maps,omitempty"`
 }
 
 // User is a user to run the program as, resolved by the server.
