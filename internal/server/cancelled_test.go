@@ -7,7 +7,9 @@ import (
 
 func TestCancelledResponsesAreDropped(t *testing.T) {
 	var c cancelledCalls
-	resp := func(id string) []byte { return []byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[]}}` + "\n") }
+	resp := func(id string) []byte {
+		return []byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[]}}` + "\n")
+	}
 
 	if c.drop(resp("7")) {
 		t.Fatal("dropped a response with nothing cancelled")

@@ -1,10 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // After notifications/cancelled for a call in flight, the server stops the
@@ -72,4 +76,45 @@ func recentCalls(t *testing.T, r rawReply) recentView {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// Over HTTP at 2026-07-28 closing the response stream is the cancellation
+// (no notifications/cancelled is sent or expected): the server stops the
+// call, which its record shows.
+func TestHTTPClosedStreamCancelsTheCall(t *testing.T) {
+	ctx := testCtx(t)
+	s := newEnv(t, "").startHTTP(t, testToken, "127.0.0.1:0")
+	connect := func(opts *mcp.ClientOptions) *mcp.ClientSession {
+		client := mcp.NewClient(&mcp.Implementation{Name: "e2e-cancel", Version: "1"}, opts)
+		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{
+			Endpoint:   s.base + "/mcp",
+			HTTPClient: &http.Client{Transport: bearerTransport{testToken}},
+		}, &mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	callCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cs := connect(&mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+		cancel() // the call is running: give up on it
+	}})
+	params := &mcp.CallToolParams{Name: "perf_use_check", Arguments: map[string]any{"interval_ms": 10000}}
+	params.SetProgressToken("slow")
+	if _, err := cs.CallTool(callCtx, params); err == nil {
+		t.Fatal("the cancelled call answered")
+	}
+
+	other := connect(nil)
+	tools := listTools(t, ctx, other)
+	var rec recentView
+	for len(rec.Calls) == 0 { // written as the call ends, cancelled or not
+		time.Sleep(100 * time.Millisecond)
+		mustEnvelope(t, ctx, other, tools, "mcp_recent_calls", map[string]any{"tool": "perf_use_check"}, &rec)
+	}
+	if c := rec.Calls[0]; c.Outcome != "error" || c.ErrorCode != "CANCELLED" {
+		t.Errorf("the call was recorded %s %s, want error CANCELLED: it ran on after its stream closed", c.Outcome, c.ErrorCode)
+	}
 }
