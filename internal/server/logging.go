@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 logging is deprecated by SEP-2577 but clients of older revisions still call logging/setLevel (see checkLogLevel)
+
 package server
 
 import (
