@@ -87,6 +87,10 @@ func Handler(srv *mcp.Server, opts *Options) http.Handler {
 			Stateless:           true,
 			MaxRequestBodyBytes: opts.MaxBodyBytes,
 			Logger:              opts.Logger,
+			// At 2026-07-28 closing the response stream is how a client
+			// cancels a call over HTTP: the call stops. Older revisions
+			// are left as they define: a disconnect is no cancellation.
+			PropagateRequestCancellation: true,
 		})
 	auth := bearer(opts.Token)
 	mux := http.NewServeMux()

@@ -18,9 +18,11 @@ const instructions = "hostmcp operates and diagnoses this Linux host. Every resu
 	"page them with handle_read. For a slow machine start with perf_info, then sys_snapshot."
 
 func (s *Server) buildMCP() *mcp.Server {
-	opts := &mcp.ServerOptions{Instructions: instructions, Logger: s.log}
+	opts := &mcp.ServerOptions{Instructions: instructions, Logger: s.log, Capabilities: capabilities()}
 	s.roots.listen(opts)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostmcp", Title: "hostmcp", Version: s.opts.Version}, opts)
+	srv.AddReceivingMiddleware(shapeForRevision, checkLogLevel)
+	srv.AddSendingMiddleware(shapeNotifications)
 	for i, t := range mcpTools(s.order) {
 		srv.AddTool(t, s.mcpHandler(s.order[i]))
 	}

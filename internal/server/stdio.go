@@ -25,20 +25,28 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 
 // stdioTransport is the SDK's stdio transport reading through a frameGuard.
 // The SDK's own frame limit stays as a second bound: a message handed on
-// is at most maxMessage bytes and a newline.
+// is at most maxMessage bytes and a newline. The responses to requests the
+// client cancelled are not written.
 func stdioTransport(in io.Reader, out io.Writer, maxMessage int) *mcp.IOTransport {
-	w := &lockedWriter{w: out}
+	cancelled := &cancelledCalls{}
+	w := &lockedWriter{w: out, cancelled: cancelled}
 	g := newFrameGuard(bufio.NewReaderSize(in, 64<<10), maxMessage, w)
+	g.cancelled = cancelled
 	return &mcp.IOTransport{Reader: io.NopCloser(g), Writer: w, MaxLineLength: maxMessage + 1}
 }
 
-// lockedWriter serialises whole-message writes from the SDK and the guard.
+// lockedWriter serialises whole-message writes from the SDK and the guard,
+// leaving out the responses to cancelled requests.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu        sync.Mutex
+	w         io.Writer
+	cancelled *cancelledCalls
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
+	if l.cancelled.drop(p) {
+		return len(p), nil
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
@@ -62,6 +70,9 @@ type frameGuard struct {
 	line    []byte // the current line, while it fits within max
 	pending []byte // what is left of the line being handed on
 	err     error
+	// cancelled learns of the requests and cancellations handed on; nil
+	// tracks nothing.
+	cancelled *cancelledCalls
 }
 
 func newFrameGuard(src *bufio.Reader, max int, out io.Writer) *frameGuard {
@@ -88,6 +99,7 @@ func (g *frameGuard) next() ([]byte, error) {
 		if !g.scan.blank() {
 			v := g.judge(size)
 			if v.pass {
+				g.track()
 				return g.handOn(), err
 			}
 			g.reply(v)
@@ -141,6 +153,22 @@ func (g *frameGuard) handOn() []byte {
 		return g.line[from : end+1]
 	}
 	return append(g.line[from:end], '\n')
+}
+
+// track tells cancelled of the message about to be handed on: the id of a
+// request, or the request a notifications/cancelled names.
+func (g *frameGuard) track() {
+	m := &g.scan.members
+	if g.cancelled == nil || m[memMethod].count == 0 {
+		return // nothing to track, or a response to a request of the server's
+	}
+	if m[memID].count == 1 {
+		g.cancelled.began(g.line[m[memID].start:m[memID].end])
+		return
+	}
+	if m[memParams].count == 1 && isString(g.line, m[memMethod], "notifications/cancelled") {
+		g.cancelled.cancel(g.line[m[memParams].start:m[memParams].end])
+	}
 }
 
 // errorReply is a JSON-RPC error response; its id is raw so that it is

@@ -30,9 +30,9 @@ type Call struct {
 	progress    ProgressFunc
 	clientRoots ClientRootsFunc
 
-	mu           sync.Mutex
-	warnings     []string
-	lastProgress time.Time
+	mu       sync.Mutex
+	warnings []string
+	sent     progressGate
 }
 
 // Warn adds a warning to the envelope: something was degraded, skipped or
@@ -69,27 +69,6 @@ func (c *Call) ClientRoots(ctx context.Context) (paths []string, declared bool, 
 		return nil, false, nil
 	}
 	return c.clientRoots(ctx)
-}
-
-// progressEvery bounds notifications so a chatty loop cannot flood the client.
-const progressEvery = 250 * time.Millisecond
-
-// Progress reports how far a long call is. It does nothing when the client
-// sent no progress token; it drops updates closer than 250 ms apart except
-// the final one (progress == total).
-func (c *Call) Progress(ctx context.Context, progress, total float64, message string) {
-	if c.progress == nil {
-		return
-	}
-	c.mu.Lock()
-	now := time.Now()
-	if progress < total && now.Sub(c.lastProgress) < progressEvery {
-		c.mu.Unlock()
-		return
-	}
-	c.lastProgress = now
-	c.mu.Unlock()
-	c.progress(ctx, progress, total, message)
 }
 
 // Sleep waits for d or until ctx ends, whichever is first; sampling tools use

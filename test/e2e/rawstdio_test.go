@@ -17,12 +17,18 @@ type rawStdio struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	replies chan rawReply
+	// protocol is the revision the server answered initialize with, in
+	// initResult.
+	protocol   string
+	initResult json.RawMessage
 }
 
 // rawReply is one line the server wrote, decoded, with its id kept raw so
 // that null, 7 and "7" are told apart.
 type rawReply struct {
 	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"` // of a notification or a request of the server's
+	Params json.RawMessage `json:"params"`
 	Result json.RawMessage `json:"result"`
 	Error  *struct {
 		Code    int64  `json:"code"`
@@ -31,8 +37,15 @@ type rawReply struct {
 	line string
 }
 
-// startRaw starts the server and initializes the session.
+// startRaw starts the server and initializes the session at 2025-06-18.
 func startRaw(t *testing.T, e *env) *rawStdio {
+	t.Helper()
+	return startRawAt(t, e, "2025-06-18")
+}
+
+// startRawAt starts the server and initializes the session asking for
+// protocol revision rev.
+func startRawAt(t *testing.T, e *env, rev string) *rawStdio {
 	t.Helper()
 	cmd := exec.Command(binary, e.args("serve")...)
 	stdin, err := cmd.StdinPipe()
@@ -65,10 +78,15 @@ func startRaw(t *testing.T, e *env) *rawStdio {
 		}
 		close(s.replies)
 	}()
-	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	if r := s.next(); r.Result == nil {
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + rev + `","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	r := s.next()
+	var init struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if r.Result == nil || json.Unmarshal(r.Result, &init) != nil {
 		t.Fatalf("initialize failed: %s", r.line)
 	}
+	s.protocol, s.initResult = init.ProtocolVersion, r.Result
 	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return s
 }

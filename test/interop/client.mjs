@@ -15,7 +15,7 @@
 // validation (or its silent skipping) cannot hide a schema mismatch.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { EmptyResultSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import Ajv2020Module from "ajv/dist/2020.js";
@@ -173,6 +173,101 @@ async function callOversized(client) {
   }
 }
 
+// recordWire keeps the raw result of each request the client sends, by
+// method, before the SDK parses it: the era checks look for fields the
+// SDK's schemas may drop.
+function recordWire(transport) {
+  const sent = new Map();
+  const results = new Map();
+  const send = transport.send.bind(transport);
+  transport.send = (msg, opts) => {
+    if (msg?.method && msg.id !== undefined) sent.set(msg.id, msg.method);
+    return send(msg, opts);
+  };
+  let handler;
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    get: () => handler,
+    set: (f) => {
+      handler = (msg, extra) => {
+        if (msg?.id !== undefined && msg.result && sent.has(msg.id)) {
+          const m = sent.get(msg.id);
+          if (!results.has(m)) results.set(m, []);
+          results.get(m).push(msg.result);
+        }
+        return f?.(msg, extra);
+      };
+    },
+  });
+  return (method) => results.get(method) ?? [];
+}
+
+// checkEra checks the raw results against what the negotiated revision
+// defines: outputSchema, structuredContent and titles from 2025-06-18,
+// resultType and the list results' ttlMs and cacheScope only from
+// 2026-07-28. The server declares no logging (it sends no log messages).
+function checkEra(wire, caps) {
+  const version = wire("initialize")[0]?.protocolVersion ?? "";
+  const structured = version >= "2025-06-18";
+  const newest = version >= "2026-07-28";
+  const era = { protocol_version: version, tools: 0, with_output_schema: 0, with_title: 0, extras: [] };
+  const extra = (where, obj, keys, want) => {
+    for (const k of keys) {
+      if ((k in obj) !== want) {
+        era.extras.push(`${where}.${k}`);
+        fail(`${where}: ${k} ${want ? "missing, though" : "present, though not"} defined by ${version}`);
+      }
+    }
+  };
+  for (const list of wire("tools/list")) {
+    extra("tools/list", list, ["resultType", "ttlMs", "cacheScope"], newest);
+    for (const tool of list.tools ?? []) {
+      era.tools++;
+      if ("outputSchema" in tool) era.with_output_schema++;
+      if ("title" in tool) era.with_title++;
+      extra(`tool ${tool.name}`, tool, ["outputSchema", "title"], structured);
+    }
+  }
+  const calls = wire("tools/call");
+  if (calls.length === 0) fail("no tools/call result was recorded");
+  for (const res of calls) {
+    extra("tools/call", res, ["structuredContent"], structured);
+    extra("tools/call", res, ["resultType"], newest);
+  }
+  era.logging = "logging" in caps;
+  if (era.logging) fail("logging declared, though the server sends no log messages");
+  summary.era = era;
+}
+
+// checkProgress calls a sampling tool with a progress callback: what
+// arrives must strictly increase and stay within its total.
+async function checkProgress(client) {
+  const seen = [];
+  await client.callTool({ name: "perf_use_check", arguments: { interval_ms: 1200 } }, undefined, {
+    timeout: REQUEST_TIMEOUT_MS,
+    onprogress: (p) => seen.push(p),
+  });
+  const out = { count: seen.length, increasing: true, within_total: true };
+  seen.forEach((p, i) => {
+    if (i > 0 && p.progress <= seen[i - 1].progress) out.increasing = false;
+    if (p.total !== undefined && p.progress > p.total) out.within_total = false;
+  });
+  if (!out.increasing || !out.within_total) fail(`progress: ${JSON.stringify(seen)}`);
+  summary.progress = out;
+}
+
+// setBadLevel sends logging/setLevel with a level the protocol does not
+// name; the answer must be invalid params.
+async function setBadLevel(client) {
+  try {
+    await client.request({ method: "logging/setLevel", params: { level: "bogus" } }, EmptyResultSchema, { timeout: REQUEST_TIMEOUT_MS });
+    fail("logging/setLevel bogus: accepted");
+    return null;
+  } catch (e) {
+    return e?.code ?? null;
+  }
+}
+
 async function run(t) {
   summary.transport = t.kind;
   // Like Claude Code, the client lists a root of its own (the directory it
@@ -187,6 +282,7 @@ async function run(t) {
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file://${clientRoot}`, name: "cwd" }] }));
   }
   const transport = makeTransport(t);
+  const wire = recordWire(transport);
   await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
   try {
     const server = client.getServerVersion();
@@ -242,6 +338,10 @@ async function run(t) {
       if (sc?.success !== true) fail(`fs_read ${readPath}: ${JSON.stringify(sc?.error)}`);
       summary.read = sc?.data?.content ?? "";
     }
+
+    checkEra(wire, caps);
+    await checkProgress(client);
+    summary.set_level_bogus = await setBadLevel(client);
 
     if (t.kind === "stdio") summary.oversize = await callOversized(client);
 

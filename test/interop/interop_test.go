@@ -46,6 +46,20 @@ type summary struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 	} `json:"oversize"`
+	Era *struct {
+		ProtocolVersion  string   `json:"protocol_version"`
+		Tools            int      `json:"tools"`
+		WithOutputSchema int      `json:"with_output_schema"`
+		WithTitle        int      `json:"with_title"`
+		Extras           []string `json:"extras"`
+		Logging          bool     `json:"logging"`
+	} `json:"era"`
+	Progress *struct {
+		Count       int  `json:"count"`
+		Increasing  bool `json:"increasing"`
+		WithinTotal bool `json:"within_total"`
+	} `json:"progress"`
+	SetLevelBogus     *int     `json:"set_level_bogus"`
 	Prompts           []string `json:"prompts"`
 	Read              string   `json:"read"`
 	ResourceTemplates []string `json:"resource_templates"`
@@ -112,6 +126,18 @@ func checkSummary(t *testing.T, got summary, transport string) {
 	}
 	if transport == "stdio" && (got.Oversize == nil || got.Oversize.Code != -32600 || !strings.Contains(got.Oversize.Message, "over the limit")) {
 		t.Errorf("an oversized tools/call got %+v, want error -32600 naming the limit (a timeout is -32001: the reply's id was not the call's)", got.Oversize)
+	}
+	// The pinned SDK's own revision, 2025-06-18's fields and nothing of
+	// 2026-07-28's: outputSchema and a title on every tool, structuredContent
+	// in every result, no resultType or cache hints; and no logging.
+	if e := got.Era; e == nil || e.ProtocolVersion != "2025-11-25" || e.Tools == 0 || e.WithOutputSchema != e.Tools || e.WithTitle != e.Tools || len(e.Extras) > 0 || e.Logging {
+		t.Errorf("era check: %+v, want 2025-11-25 with outputSchema and title on every tool and nothing else out of place", e)
+	}
+	if p := got.Progress; p == nil || p.Count < 2 || !p.Increasing || !p.WithinTotal {
+		t.Errorf("progress of perf_use_check: %+v, want several notifications, strictly increasing, within the total", p)
+	}
+	if got.SetLevelBogus == nil || *got.SetLevelBogus != -32602 {
+		t.Errorf("logging/setLevel bogus answered %v, want -32602", got.SetLevelBogus)
 	}
 	if len(got.Prompts) == 0 {
 		t.Error("prompts/list returned no prompts")

@@ -54,7 +54,8 @@ func (s *Set) sample(ctx context.Context, call *tool.Call, d time.Duration, opts
 		if run, blocked, err := s.deps.Host.RunQueue(); err == nil {
 			out.runQueue = append(out.runQueue, hostinfo.RunQueueSample{Running: run, Blocked: blocked})
 		}
-		done := d - time.Until(deadline)
+		// Reading the run queue after the last step ends past the deadline.
+		done := min(d-time.Until(deadline), d)
 		call.Progress(ctx, float64(done.Milliseconds()), float64(d.Milliseconds()), "sampling counters")
 	}
 	var warns []string

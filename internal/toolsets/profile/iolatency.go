@@ -111,7 +111,11 @@ func (s *Set) ioTrace(ctx context.Context, call *tool.Call, dur time.Duration, d
 			case <-done:
 				return
 			case <-t.C:
-				call.Progress(ctx, float64(min(time.Since(start), dur).Milliseconds()), float64(dur.Milliseconds()), "tracing block requests")
+				el := time.Since(start)
+				call.Progress(ctx, float64(min(el, dur).Milliseconds()), float64(dur.Milliseconds()), "tracing block requests")
+				if el >= dur {
+					return // bpftrace is printing its histograms: nothing more to report
+				}
 			}
 		}
 	}()

@@ -84,7 +84,11 @@ func (s *Set) runPerf(ctx context.Context, call *tool.Call, dir string, dur time
 			case <-done:
 				return
 			case <-t.C:
-				call.Progress(ctx, float64(min(time.Since(start), dur).Milliseconds()), float64(dur.Milliseconds()), what)
+				el := time.Since(start)
+				call.Progress(ctx, float64(min(el, dur).Milliseconds()), float64(dur.Milliseconds()), what)
+				if el >= dur {
+					return // what is left is perf writing its data: nothing more to report
+				}
 			}
 		}
 	}()
