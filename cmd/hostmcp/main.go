@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/hostmcp/hostmcp/internal/toolsets/profile/window"
 	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
 )
 
@@ -15,6 +16,7 @@ var version = "dev"
 
 func main() {
 	sessinit.Main() // a session init: never returns (see internal/toolsets/repl)
+	window.Main()   // perf's workload: never returns (see internal/toolsets/profile)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/hostmcp/hostmcp/internal/catalog"
 	"github.com/hostmcp/hostmcp/internal/config"
@@ -31,10 +32,15 @@ type App struct {
 	Server *server.Server
 
 	toolsets []tool.Toolset
+	children childDirs
+	log      *slog.Logger
 }
 
 // Open builds everything the configuration asks for. Close releases it.
 func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Logger) (*App, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	st, err := store.Open(ctx, &store.Options{
 		Path:         filepath.Join(cfg.StateDir, "hostmcp.db"),
 		HandleTTL:    cfg.Store.HandleTTL.Duration,
@@ -46,7 +52,15 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 		return nil, fmt.Errorf("opening the state store in %s: %w", cfg.StateDir, err)
 	}
 	recoverEdits(cfg, log)
-	ex, err := execx.New(&execx.Options{Allowed: Programs, ExtraPath: cfg.Exec.ExtraPath})
+	children, err := makeChildDirs(cfg.StateDir)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("preparing the state directory for child programs: %w", err)
+	}
+	if err := children.sweepTmp(time.Now()); err != nil {
+		log.Warn("removing stale work files", "err", err)
+	}
+	ex, err := execx.New(&execx.Options{Allowed: Programs, ExtraPath: cfg.Exec.ExtraPath, Home: children.Home, TempDir: children.Tmp})
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("resolving programs: %w", err)
@@ -55,7 +69,7 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 		log.Warn(w)
 	}
 	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{}), Calls: &tool.Dispatch{}}
-	a := &App{Config: cfg, Store: st, toolsets: catalog.Toolsets(deps)}
+	a := &App{Config: cfg, Store: st, toolsets: catalog.Toolsets(deps), children: children, log: log}
 	a.Server, err = server.New(server.Options{
 		Config:   cfg,
 		Store:    st,
@@ -71,9 +85,24 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	return a, nil
 }
 
-// RunSweeper expires handles in the background until ctx ends.
+// RunSweeper expires handles, and removes stale work files of child
+// programs, in the background until ctx ends.
 func (a *App) RunSweeper(ctx context.Context) {
 	go a.Store.RunSweeper(ctx, sweepEvery)
+	go func() {
+		t := time.NewTicker(sweepEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				if err := a.children.sweepTmp(now); err != nil {
+					a.log.Warn("removing stale work files", "err", err)
+				}
+			}
+		}
+	}()
 }
 
 // Close ends what the toolsets keep running (sessions, jobs), then

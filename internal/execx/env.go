@@ -58,13 +58,22 @@ func resolve(dirs []string, name string) (string, bool) {
 // server's own environment leaks (tokens, proxies, LD_* tricks). LC_ALL is
 // C.UTF-8 so messages and number formats are the stable C ones that callers
 // parse, while non-ASCII file names and journal text pass through unmangled.
-func baseEnv(dirs []string) []string {
-	return []string{
+// HOME and TMPDIR, when given, are the server's private directories: a
+// HOME of "/" once let perf, run as root, fill /.debug with its build-id
+// cache.
+func baseEnv(dirs []string, home, tmp string) []string {
+	env := []string{
 		"PATH=" + strings.Join(dirs, ":"),
 		"LANG=C.UTF-8",
 		"LC_ALL=C.UTF-8",
-		"HOME=/",
 	}
+	if home != "" {
+		env = append(env, "HOME="+home)
+	}
+	if tmp != "" {
+		env = append(env, "TMPDIR="+tmp)
+	}
+	return env
 }
 
 // childEnv appends a command's extra variables to the base. PATH and the

@@ -215,8 +215,8 @@ func (p *Process) result(waitErr error) (Result, error) {
 	res.Stderr, res.StderrTruncated, res.StderrBytes = p.stderr.result()
 	if ps := p.cmd.ProcessState; ps != nil {
 		res.ExitCode = ps.ExitCode()
-		if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
-			res.Signaled = ws.Signaled()
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.Signaled, res.Signal = true, ws.Signal()
 		}
 	}
 	p.mu.Lock()

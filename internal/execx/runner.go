@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -49,6 +51,16 @@ type Options struct {
 	// KillGrace is the time between the stop signal and SIGKILL on a timeout
 	// or a cancelled context; DefaultKillGrace when zero.
 	KillGrace time.Duration
+	// Home is every child's HOME: an absolute, private directory of the
+	// caller's (the server's is in its state directory), so that what a
+	// program keeps in its home (perf's build-id cache, a history file, a
+	// cache) lands there and not in "/" or the server user's home. Empty
+	// leaves HOME out of the environment.
+	Home string
+	// TempDir is every child's TMPDIR, and where toolsets put their work
+	// files (see Runner.TempDir); absolute. Empty leaves TMPDIR out, and
+	// work files go to os.TempDir().
+	TempDir string
 }
 
 // Cmd is one invocation. Name is looked up in the allowlist; Args follow
@@ -87,9 +99,10 @@ type Cmd struct {
 // Result is how a command ended. A non-zero exit is reported here, not as a
 // Go error: for grep-like programs it is an answer, not a failure.
 type Result struct {
-	PID             int  // the program's process ID, to recognise it in what it recorded
-	ExitCode        int  // -1 when Signaled
-	Signaled        bool // killed by a signal (ours on timeout, or any other)
+	PID             int            // the program's process ID, to recognise it in what it recorded
+	ExitCode        int            // -1 when Signaled
+	Signaled        bool           // killed by a signal (ours on timeout, or any other)
+	Signal          syscall.Signal // which, when Signaled
 	Stdout, Stderr  []byte
 	StdoutTruncated bool
 	StderrTruncated bool
@@ -105,6 +118,7 @@ type Runner struct {
 	paths   map[string]string // allowed and found
 	path    string            // the search path, for messages
 	env     []string
+	tempDir string
 	grace   time.Duration
 	spawn   spawner
 }
@@ -121,11 +135,17 @@ func New(opts *Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, d := range []string{opts.Home, opts.TempDir} {
+		if d != "" && !filepath.IsAbs(d) {
+			return nil, fmt.Errorf("child directory %q: not absolute", d)
+		}
+	}
 	r := &Runner{
 		allowed: make(map[string]bool, len(opts.Allowed)),
 		paths:   make(map[string]string, len(opts.Allowed)),
 		path:    strings.Join(dirs, ":"),
-		env:     baseEnv(dirs),
+		env:     baseEnv(dirs, opts.Home, opts.TempDir),
+		tempDir: opts.TempDir,
 		grace:   opts.KillGrace,
 	}
 	if r.grace <= 0 {
@@ -147,6 +167,16 @@ func New(opts *Options) (*Runner, error) {
 func (r *Runner) Path(name string) (string, bool) {
 	p, ok := r.paths[name]
 	return p, ok
+}
+
+// TempDir is where a toolset puts the files its children work on (perf's
+// data): the runner's TempDir, inside the state directory in a server, or
+// os.TempDir() when it has none.
+func (r *Runner) TempDir() string {
+	if r.tempDir != "" {
+		return r.tempDir
+	}
+	return os.TempDir()
 }
 
 // Available reports whether name is allowlisted and installed, so a toolset

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -83,6 +85,8 @@ func TestNewRejectsMalformedOptions(t *testing.T) {
 		{name: "name with slash", opts: Options{Allowed: []string{"/bin/sh"}}},
 		{name: "empty name", opts: Options{Allowed: []string{""}}},
 		{name: "dot dot", opts: Options{Allowed: []string{".."}}},
+		{name: "relative home", opts: Options{Home: "home"}},
+		{name: "relative temp dir", opts: Options{TempDir: "tmp"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,27 +115,55 @@ func TestRunRefusesUnlistedAndMissing(t *testing.T) {
 	}
 }
 
+// A child's environment is the scrubbed base and what the command adds:
+// nothing of the server's. Its HOME and TMPDIR are the runner's private
+// directories when it has them (never "/", where perf as root used to put
+// its build-id cache), and absent otherwise.
 func TestRunScrubsEnvironment(t *testing.T) {
 	t.Setenv("EXECX_SECRET", "must-not-leak")
-	r, name := newHelperRunner(t, 0)
-	cmd := helperCmd(name, "env")
-	cmd.Env = append(cmd.Env, "EXTRA=1")
-	res, err := r.Run(context.Background(), cmd)
-	if err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	got := strings.Split(strings.TrimSpace(string(res.Stdout)), "\n")
-	want := []string{
-		helperEnv + "=env",
-		"EXTRA=1",
-		"GORACE=atexit_sleep_ms=0",
-		"HOME=/",
-		"LANG=C.UTF-8",
-		"LC_ALL=C.UTF-8",
-		"PATH=" + r.path,
-	}
-	if diff := cmp.Diff(got, want); diff != "" {
-		t.Errorf("child environment (-got +want):\n%s", diff)
+	home, tmp := t.TempDir(), t.TempDir()
+	dir, name := helperPath()
+	for _, tc := range []struct {
+		name string
+		opts Options
+		dirs []string
+	}{
+		{"private directories", Options{Home: home, TempDir: tmp}, []string{"HOME=" + home, "TMPDIR=" + tmp}},
+		{"none", Options{}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.Allowed, tc.opts.ExtraPath = []string{name}, []string{dir}
+			r, err := New(&tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := helperCmd(name, "env")
+			cmd.Env = append(cmd.Env, "EXTRA=1")
+			res, err := r.Run(context.Background(), cmd)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			got := strings.Split(strings.TrimSpace(string(res.Stdout)), "\n")
+			want := append([]string{
+				helperEnv + "=env",
+				"EXTRA=1",
+				"GORACE=atexit_sleep_ms=0",
+				"LANG=C.UTF-8",
+				"LC_ALL=C.UTF-8",
+				"PATH=" + r.path,
+			}, tc.dirs...)
+			slices.Sort(want)
+			if diff := cmp.Diff(got, want); diff != "" {
+				t.Errorf("child environment (-got +want):\n%s", diff)
+			}
+			wantTmp := tc.opts.TempDir
+			if wantTmp == "" {
+				wantTmp = os.TempDir()
+			}
+			if r.TempDir() != wantTmp {
+				t.Errorf("TempDir() = %q, want %q", r.TempDir(), wantTmp)
+			}
+		})
 	}
 }
 
@@ -188,7 +220,7 @@ func TestRunExitStatus(t *testing.T) {
 		{name: "255", cmd: helperCmd(name, "exit", "255"),
 			want: Result{ExitCode: 255, Stdout: []byte("out\n"), Stderr: []byte("err\n"), StdoutBytes: 4, StderrBytes: 4}},
 		{name: "killed", cmd: helperCmd(name, "selfkill"),
-			want: Result{ExitCode: -1, Signaled: true}},
+			want: Result{ExitCode: -1, Signaled: true, Signal: syscall.SIGKILL}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

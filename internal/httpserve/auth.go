@@ -17,9 +17,8 @@ func bearer(token string) func(http.Handler) http.Handler {
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
-			if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
+			sum := sha256.Sum256([]byte(bearerToken(r)))
+			if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="hostmcp"`)
 				http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
 				return
@@ -27,4 +26,13 @@ func bearer(token string) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// bearerToken is the token of r's "Authorization: Bearer" header, or "".
+func bearerToken(r *http.Request) string {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(got)
 }

@@ -78,7 +78,8 @@ func Serve(ctx context.Context, srv *mcp.Server, opts *Options) error {
 }
 
 // Handler routes /mcp, /healthz and /metrics. It is exported for tests that
-// drive it with httptest.
+// drive it with httptest. It adds a receiving middleware to srv, which ends
+// a call when its client cancels it or hangs up (see inflight).
 func Handler(srv *mcp.Server, opts *Options) http.Handler {
 	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{
@@ -88,13 +89,20 @@ func Handler(srv *mcp.Server, opts *Options) http.Handler {
 			MaxRequestBodyBytes: opts.MaxBodyBytes,
 			Logger:              opts.Logger,
 			// At 2026-07-28 closing the response stream is how a client
-			// cancels a call over HTTP: the call stops. Older revisions
-			// are left as they define: a disconnect is no cancellation.
+			// cancels a call over HTTP. For older revisions, which call a
+			// disconnect no cancellation, inflight ends the call all the
+			// same: nobody is left to read its answer, and a profile or a
+			// trace must not run on for no one.
 			PropagateRequestCancellation: true,
 		})
+	srv.AddReceivingMiddleware(followCarrier)
+	limit := opts.MaxBodyBytes
+	if limit <= 0 {
+		limit = mcp.DefaultMaxRequestBodyBytes
+	}
 	auth := bearer(opts.Token)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", auth(http.NewCrossOriginProtection().Handler(streamable)))
+	mux.Handle("/mcp", auth(http.NewCrossOriginProtection().Handler(newInflight().track(streamable, limit))))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))

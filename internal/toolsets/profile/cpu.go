@@ -70,24 +70,22 @@ func (s *Set) handleCPU(ctx context.Context, call *tool.Call, in cpuIn) (cpuOut,
 		call.Warn("perf is not installed: CPU shares per process were sampled from /proc instead, without stacks")
 		return s.procfsProfile(ctx, call, dur, in.PID)
 	}
-	dir, cleanup, err := workDir()
+	dir, cleanup, err := s.workDir()
 	if err != nil {
 		return cpuOut{}, err
 	}
 	defer cleanup()
 	// cpu-clock is a software event, present in VMs without a PMU, where
-	// the hardware cycles event is not. --no-bpf-event: perf's thread that
-	// watches for BPF program loads polls with a 1 s timeout and holds up
-	// perf's exit by up to that long; hostmcp does not annotate BPF code.
-	args := []string{"record", "--no-bpf-event", "-g", "-e", "cpu-clock", "-F", strconv.Itoa(rate), "-o", "perf.data", "--quiet"}
+	// the hardware cycles event is not.
+	args := append([]string{"record"}, recordFlags...)
+	args = append(args, "-g", "-e", "cpu-clock", "-F", strconv.Itoa(rate), "-o", "perf.data", "--quiet")
 	if in.PID != 0 {
 		args = append(args, "-p", strconv.Itoa(in.PID))
 	} else {
 		args = append(args, "-a")
 	}
-	args = append(args, "--", "sleep", strconv.Itoa(int(dur/time.Second)))
 	start := time.Now()
-	if _, err := s.runPerf(ctx, call, dir, dur, "recording CPU samples", args...); err != nil {
+	if _, err := s.record(ctx, call, dir, dur, "recording CPU samples", args...); err != nil {
 		return cpuOut{}, err
 	}
 	elapsed := time.Since(start)

@@ -26,6 +26,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
+	"github.com/hostmcp/hostmcp/internal/toolsets/profile/window"
 )
 
 // workloadEnv makes the re-executed test binary a workload instead of tests.
@@ -55,6 +56,7 @@ func main() {
 var burner string
 
 func TestMain(m *testing.M) {
+	window.Main() // perf's workload is this binary, as it is hostmcp in a server
 	switch os.Getenv(workloadEnv) {
 	case "nap": // sleeps 10 ms at a time, off CPU nearly always
 		fmt.Println("ready")
@@ -130,7 +132,9 @@ func newSet(t *testing.T) *Set {
 	t.Helper()
 	testutil.RequireRoot(t)
 	testutil.RequireBinary(t, "perf")
-	ex, err := execx.New(&execx.Options{Allowed: []string{"perf", "bpftrace"}})
+	// Private directories, as a server's: the test sees perf's work
+	// directory go, and nothing perf might keep in its home stays around.
+	ex, err := execx.New(&execx.Options{Allowed: []string{"perf", "bpftrace"}, Home: t.TempDir(), TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +143,6 @@ func newSet(t *testing.T) *Set {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	t.Setenv("TMPDIR", t.TempDir()) // so the test sees perf's work directory go
 	return New(&Deps{Host: hostinfo.New(hostinfo.Roots{}), Exec: ex, Store: st})
 }
 
@@ -258,7 +261,7 @@ func TestCancelProfile(t *testing.T) {
 	}
 	var left []os.DirEntry
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if left, _ = os.ReadDir(os.Getenv("TMPDIR")); !perfRunning(t) && len(left) == 0 {
+		if left, _ = os.ReadDir(s.deps.Exec.TempDir()); !perfRunning(t) && len(left) == 0 {
 			break
 		}
 	}

@@ -9,12 +9,14 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/toolsets/profile/window"
 )
 
 // Deps are what the profiling tools work through.
@@ -27,11 +29,15 @@ type Deps struct {
 // Set is the profile toolset.
 type Set struct {
 	deps Deps
+	exe  string     // this binary, which perf runs as its workload (package window)
 	busy sync.Mutex // one profiler at a time: they perturb each other and the host
 }
 
 // New builds the profile toolset.
-func New(d *Deps) *Set { return &Set{deps: *d} }
+func New(d *Deps) *Set {
+	exe, _ := os.Executable() // without it, recordings answer an error
+	return &Set{deps: *d, exe: exe}
+}
 
 // Toolset lists the profiling tools.
 func (s *Set) Toolset() tool.Toolset {
@@ -60,19 +66,37 @@ func (s *Set) needPerf() error {
 	return nil
 }
 
-// workDir is a private temporary directory for perf's data, removed by the
+// workDir is a private directory for perf's data, in the runner's
+// temporary directory (the state directory's, in a server), removed by the
 // returned function whatever happens (cancellation included).
-func workDir() (string, func(), error) {
-	dir, err := os.MkdirTemp("", "hostmcp-profile-")
+func (s *Set) workDir() (string, func(), error) {
+	dir, err := os.MkdirTemp(s.deps.Exec.TempDir(), "profile-")
 	if err != nil {
 		return "", nil, tool.Wrap(tool.ExecutionFailed, err, "creating a work directory: %v", err)
 	}
 	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
-// runPerf runs perf with args for about dur (perf's own `-- sleep N`
-// bounds it), reporting progress; cancellation stops perf at once.
-func (s *Set) runPerf(ctx context.Context, call *tool.Call, dir string, dur time.Duration, what string, args ...string) (execx.Result, error) {
+// recordFlags go into every perf recording. --no-buildid-cache: perf would
+// copy every binary it sampled, and /proc/kallsyms with the real kernel
+// addresses, into $HOME/.debug (hundreds of MB, world-readable); the
+// samples are symbolised here and now, from the binaries in place, so no
+// cache is needed. --no-buildid: nor are build ids, and collecting them
+// would make perf read every sampled binary and copy the vDSO to /tmp
+// after the window. --no-bpf-event: perf's thread that watches for BPF
+// program loads holds up its exit by up to a second; hostmcp does not
+// annotate BPF code.
+var recordFlags = []string{"--no-buildid-cache", "--no-buildid", "--no-bpf-event"}
+
+// record runs a perf recording (args, which include recordFlags) for dur,
+// reporting progress. perf's workload, which ends the recording, is a
+// window (this binary, re-executed) rather than `sleep`: it dies with
+// perf, so nothing is left when the server is killed. A cancelled call
+// kills perf and the window at once: the data is not wanted.
+func (s *Set) record(ctx context.Context, call *tool.Call, dir string, dur time.Duration, what string, args ...string) (execx.Result, error) {
+	if s.exe == "" {
+		return execx.Result{}, tool.Errorf(tool.ExecutionFailed, "perf needs this program's own path to time its recording, and it is unknown here")
+	}
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -92,7 +116,9 @@ func (s *Set) runPerf(ctx context.Context, call *tool.Call, dir string, dur time
 			}
 		}
 	}()
-	res, err := s.deps.Exec.Run(ctx, execx.Cmd{Name: "perf", Args: args, Dir: dir, Timeout: dur + 60*time.Second, MaxOutput: 64 << 20})
+	args = append(append(args, "--"), window.Args(s.exe, dur, os.Getpid())...)
+	res, err := s.deps.Exec.Run(ctx, execx.Cmd{Name: "perf", Args: args, Dir: dir, Env: []string{window.Env + "=1"},
+		Timeout: dur + 60*time.Second, MaxOutput: 64 << 20, StopSignal: syscall.SIGKILL})
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
@@ -105,9 +131,11 @@ func (s *Set) runPerf(ctx context.Context, call *tool.Call, dir string, dur time
 	return res, nil
 }
 
-// perfOutput runs a perf subcommand that reads dir's data and returns its stdout.
+// perfOutput runs a perf subcommand that reads dir's data and returns its
+// stdout. It is stopped with SIGINT, on which perf still removes the copy
+// of the vDSO it may have made in /tmp.
 func (s *Set) perfOutput(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	res, err := s.deps.Exec.Run(ctx, execx.Cmd{Name: "perf", Args: args, Dir: dir, Timeout: 2 * time.Minute, MaxOutput: 256 << 20})
+	res, err := s.deps.Exec.Run(ctx, execx.Cmd{Name: "perf", Args: args, Dir: dir, Timeout: 2 * time.Minute, MaxOutput: 256 << 20, StopSignal: syscall.SIGINT})
 	if err != nil {
 		return nil, tool.Wrap(tool.ExecutionFailed, err, "running perf %s: %v", args[0], err)
 	}

@@ -42,11 +42,12 @@ func (s *Set) recordSched(ctx context.Context, call *tool.Call, in schedIn, max 
 	if err := s.needPerf(); err != nil {
 		return rec, err
 	}
-	dir, cleanup, err := workDir()
+	dir, cleanup, err := s.workDir()
 	if err != nil {
 		return rec, err
 	}
-	res, err := s.runPerf(ctx, call, dir, rec.dur, "recording scheduler events", "sched", "record", "--no-bpf-event", "-o", "perf.data", "--", "sleep", strconv.Itoa(int(rec.dur/time.Second)))
+	args := append([]string{"sched", "record"}, recordFlags...)
+	res, err := s.record(ctx, call, dir, rec.dur, "recording scheduler events", append(args, "-o", "perf.data")...)
 	if err != nil {
 		cleanup()
 		return rec, err
@@ -56,9 +57,9 @@ func (s *Set) recordSched(ctx context.Context, call *tool.Call, in schedIn, max 
 }
 
 // measurer recognises the threads the measurement itself adds: hostmcp's
-// own, perf's, and the program perf runs for the duration (named perf-exec
-// until it becomes sleep). They sleep through the whole window by design and
-// would head every system-wide off-CPU table.
+// own, perf's, and the window perf runs for the duration (named perf-exec
+// until it becomes this binary). They sleep through the whole window by
+// design and would head every system-wide off-CPU table.
 type measurer struct {
 	self, perf int
 	workload   map[int]bool // tids seen as perf-exec
