@@ -238,7 +238,7 @@ func TestNonRootServerSessionsDieWithIt(t *testing.T) {
 	if !strings.Contains(out, "\n4\n") {
 		t.Fatalf("2+2 gave %q", out)
 	}
-	removeHomeAtEnd(t, st.PID)
+	homeInStateDir(t, st.PID, e.stateDir)
 	left := descendants(server.Process.Pid)
 	if len(left) < 3 { // init, python3, sleep
 		t.Fatalf("want the session's init, python3 and sleep under the server, found %v", left)

@@ -52,7 +52,7 @@ func TestSessionsDieWithKilledServer(t *testing.T) {
 		t.Fatalf("2+2 gave %q", rd.Output)
 	}
 
-	removeHomeAtEnd(t, st.PID)
+	homeInStateDir(t, st.PID, e.stateDir)
 	started := descendants(cmd.Process.Pid)
 	if len(started) < 3 { // init, python3, sleep
 		t.Fatalf("want the session's init, python3 and sleep under the server, found %v", started)
@@ -83,25 +83,26 @@ func mustData(t *testing.T, env envelope, v any) {
 	}
 }
 
-// removeHomeAtEnd removes, when the test ends, the HOME directory of the
-// session whose program is pid, which a server killed with SIGKILL leaves
-// behind. It is empty on the host: the session's tmpfs was mounted over it
-// in the session's own mount namespace.
-func removeHomeAtEnd(t *testing.T, pid int) {
+// homeInStateDir checks that the HOME of the session whose program is pid
+// lies in the server's state directory, where the session's init mounts
+// its private tmpfs: nothing a session has is made in the host's /tmp or
+// anywhere else outside the state directory, so a server killed with
+// SIGKILL leaves nothing behind there either.
+func homeInStateDir(t *testing.T, pid int, stateDir string) {
 	t.Helper()
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		t.Fatalf("finding the session's HOME: %v", err)
 	}
 	for _, kv := range strings.Split(string(b), "\x00") {
-		if home, ok := strings.CutPrefix(kv, "HOME="); ok && strings.HasPrefix(filepath.Base(home), "hostmcp-repl-") {
-			t.Cleanup(func() {
-				if err := os.Remove(home); err != nil && !os.IsNotExist(err) {
-					t.Errorf("removing the session's HOME: %v", err)
-				}
-			})
+		if home, ok := strings.CutPrefix(kv, "HOME="); ok {
+			if !strings.HasPrefix(home, stateDir+"/") {
+				t.Errorf("the session's HOME %s is outside the state directory %s", home, stateDir)
+			}
+			return
 		}
 	}
+	t.Errorf("the session has no HOME")
 }
 
 // descendants lists every process under pid, depth first.
@@ -166,7 +167,9 @@ func TestSessionConfinedThroughBinary(t *testing.T) {
 		Output string `json:"output"`
 	}
 	mustData(t, env, &rd)
-	for _, want := range []string{"REFUSED 13 " + db, "REFUSED 13 /etc/shadow", "REFUSED 13 " + beside, "OPENED " + filepath.Join(e.root, "ok")} {
+	// The state directory is hidden under the session's own tmpfs (ENOENT);
+	// Landlock would refuse it besides.
+	for _, want := range []string{"REFUSED 2 " + db, "REFUSED 13 /etc/shadow", "REFUSED 13 " + beside, "OPENED " + filepath.Join(e.root, "ok")} {
 		if !strings.Contains(rd.Output, want+"\n") {
 			t.Errorf("want %q in the session's output:\n%s", want, rd.Output)
 		}

@@ -40,6 +40,7 @@ func newTestSet(t *testing.T, edit func(*config.ReplConf)) *Set {
 func newConfigSet(t *testing.T, edit func(*config.Config)) *Set {
 	t.Helper()
 	cfg := config.Default(t.TempDir(), os.Getuid(), os.Getenv)
+	cfg.StateDir = t.TempDir()
 	edit(cfg)
 	roots := fsroot.FromConfig(cfg)
 	t.Cleanup(func() { roots.Close() })

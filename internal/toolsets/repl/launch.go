@@ -25,7 +25,7 @@ type launchSpec struct {
 	dir   string
 	env   []string
 	pty   bool
-	setup sessinit.Setup // its Home is removed when the session ends
+	setup sessinit.Setup
 	// ruleset builds the session's Landlock ruleset once its terminal
 	// exists (nil without one); nil when the session runs unconfined.
 	ruleset func(tty *os.File) (*os.File, error)
@@ -44,7 +44,6 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 		argv:     spec.argv,
 		cwd:      spec.dir,
 		pty:      spec.pty,
-		home:     spec.setup.Home,
 		buf:      newRing(bufBytes),
 		changed:  make(chan struct{}),
 		exitedCh: make(chan struct{}),

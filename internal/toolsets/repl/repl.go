@@ -6,6 +6,8 @@
 package repl
 
 import (
+	"fmt"
+	"os"
 	"slices"
 
 	"github.com/hostmcp/hostmcp/internal/config"
@@ -28,8 +30,9 @@ type Set struct {
 	roots    *fsroot.Set
 	exec     *execx.Runner // resolves conf.Programs; never runs anything itself
 	user     *sessinit.User
-	abi      int   // the kernel's Landlock ABI; tests lower it to take the paths of older kernels
-	setupErr error // why sessions cannot start here, if they cannot
+	stateDir string // hidden from sessions under their private tmpfs, which holds their HOME
+	abi      int    // the kernel's Landlock ABI; tests lower it to take the paths of older kernels
+	setupErr error  // why sessions cannot start here, if they cannot
 	reg      *registry
 	spawn    spawner
 }
@@ -38,10 +41,14 @@ type Set struct {
 // (see harden), which protects it from every child, not only sessions.
 func New(d *Deps) *Set {
 	s := &Set{
-		conf:  d.Config.Repl,
-		roots: d.Roots,
-		abi:   landlock.ABI(),
-		reg:   newRegistry(d.Config.Repl),
+		conf:     d.Config.Repl,
+		roots:    d.Roots,
+		stateDir: d.Config.StateDir,
+		abi:      landlock.ABI(),
+		reg:      newRegistry(d.Config.Repl),
+	}
+	if st, err := os.Stat(s.stateDir); err != nil || !st.IsDir() {
+		s.setupErr = fmt.Errorf("the state directory %q, where sessions get their HOME, is not a directory", s.stateDir)
 	}
 	// The programs are resolved here, once: a later change to the
 	// filesystem cannot redirect proc_start to another binary.

@@ -35,7 +35,6 @@ type session struct {
 	cwd     string
 	pty     bool
 	started time.Time
-	home    string // a private HOME, removed when the session ends
 
 	cmd        *exec.Cmd
 	pid        int      // the session init: leader of the session's process group
@@ -114,7 +113,6 @@ func (s *session) reap(pumped <-chan struct{}) {
 	if s.in != s.out {
 		_ = s.in.Close()
 	}
-	_ = os.RemoveAll(s.home)
 
 	ws, known := s.programStatus()
 	s.mu.Lock()

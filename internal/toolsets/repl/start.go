@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -85,13 +86,9 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 		return startOut{}, err
 	}
 	defer release()
-	home, err := os.MkdirTemp("", "hostmcp-repl-")
-	if err != nil {
-		return startOut{}, tool.Wrap(tool.ExecutionFailed, err, "creating the session's HOME: %v", err)
-	}
+	home := filepath.Join(s.stateDir, "session")
 	env, err := s.environ(in.Env, home)
 	if err != nil {
-		os.RemoveAll(home)
 		return startOut{}, err
 	}
 	spec := launchSpec{
@@ -100,14 +97,13 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 		dir:   dir,
 		env:   env,
 		pty:   in.PTY == nil || *in.PTY,
-		setup: sessinit.Setup{Home: home, HomeBytes: homeBytes, Confined: conf.landlock, User: s.user},
+		setup: sessinit.Setup{Cover: s.stateDir, Home: home, HomeBytes: homeBytes, Confined: conf.landlock, User: s.user},
 	}
 	if conf.landlock {
 		spec.ruleset = func(tty *os.File) (*os.File, error) { return s.ruleset(roots, path, tty, conf.tcp) }
 	}
 	sess, err := launch(&s.spawn, spec, s.conf.BufferBytes)
 	if err != nil {
-		os.RemoveAll(home)
 		if te := (*tool.Error)(nil); errors.As(err, &te) {
 			return startOut{}, te
 		}

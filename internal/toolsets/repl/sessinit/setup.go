@@ -20,9 +20,14 @@ const IDMapFD = 5
 // run. It travels as JSON in the Env variable, which init removes before
 // it runs the program.
 type Setup struct {
-	// Home is an empty directory on which init mounts a private tmpfs of
-	// HomeBytes, the session's HOME and TMPDIR: the session may write
-	// there, and whatever it writes is gone with its mount namespace.
+	// Cover is a directory init hides under a private tmpfs of HomeBytes,
+	// in its own mount namespace: the server's state directory, so that a
+	// session can reach neither the state (its database, the work files
+	// of programs) by path nor leave anything behind on the host. Home, a
+	// directory init then makes on that tmpfs, is the session's HOME and
+	// TMPDIR: the session may write there, and whatever it writes is gone
+	// with its mount namespace.
+	Cover     string `json:"cover,omitempty"`
 	Home      string `json:"home,omitempty"`
 	HomeBytes int64  `json:"home_bytes,omitempty"`
 	// Confined says a Landlock ruleset waits on RulesetFD; init enforces it
