@@ -44,7 +44,7 @@ func (s *Set) execProgram() *tool.Def {
 		Title:       "Run a bpftrace program",
 		Description: "Check a bpftrace program (a syntax or semantic error comes back at once with line and column), then run it in the background with a timeout; returns an execution_id to read with bpftrace_get_result.",
 		Timeout:     30 * time.Second,
-	}, s.handleExec).WithRange("timeout", 1, 3600)
+	}, s.handleExec).WithRange("timeout", 1, 3600).WithMaxLength("program", maxProgram)
 }
 
 func (s *Set) handleExec(ctx context.Context, _ *tool.Call, in execIn) (execOut, error) {

@@ -41,7 +41,8 @@ func (s *Set) patchBlock() *tool.Def {
 		Title:       "Replace a block of text",
 		Description: "Replace exact old_text with new_text in a file, atomically; the number of occurrences must match expected_replacements or nothing changes, and a miss returns the closest near-miss with a diff.",
 		Timeout:     30 * time.Second,
-	}, s.handleBlock).WithRange("expected_replacements", 1, 10000)
+	}, s.handleBlock).WithRange("expected_replacements", 1, 10000).
+		WithMaxLength("old_text", tool.MaxTextLength).WithMaxLength("new_text", tool.MaxTextLength)
 }
 
 func (s *Set) handleBlock(ctx context.Context, call *tool.Call, in blockIn) (blockOut, error) {

@@ -42,7 +42,7 @@ func (s *Set) applyDiff() *tool.Def {
 		Title:       "Apply a diff",
 		Description: "Apply a unified or git diff (many files, new, deleted and renamed ones) all or nothing: every hunk is placed tolerantly and checked before any file is replaced atomically.",
 		Timeout:     60 * time.Second,
-	}, s.handleDiff)
+	}, s.handleDiff).WithMaxLength("diff_text", tool.MaxTextLength)
 }
 
 // change is one file's planned change.

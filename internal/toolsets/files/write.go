@@ -33,7 +33,7 @@ func (s *Set) write() *tool.Def {
 		Kind:        tool.Destructive,
 		Title:       "Write a text file",
 		Description: "Replace (atomically, keeping the file mode) or append to a text file inside the allowed roots, optionally only if its current sha256 matches.",
-	}, s.handleWrite).WithEnum("mode", "rewrite", "append")
+	}, s.handleWrite).WithEnum("mode", "rewrite", "append").WithMaxLength("content", tool.MaxTextLength)
 }
 
 func (s *Set) handleWrite(ctx context.Context, call *tool.Call, in writeIn) (writeOut, error) {

@@ -40,7 +40,7 @@ func (s *Set) start() *tool.Def {
 		Title:       "Start an interactive session",
 		Description: "Start an allowlisted interactive program (python3, node, ...) under a pseudo-terminal and return its proc_id and first output; continue with proc_send and proc_read.",
 		Timeout:     40 * time.Second,
-	}, s.handleStart).WithRange("wait_ms", 0, 30000)
+	}, s.handleStart).WithRange("wait_ms", 0, 30000).WithMaxItems("command", maxArgs, maxArgBytes)
 }
 
 func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (startOut, error) {

@@ -58,6 +58,8 @@ const (
 	maxLogLines     = 1000
 	maxSince        = 720 * time.Hour
 	maxMessage      = 2000
+	// maxGrep bounds grep: a filter, not a program.
+	maxGrep = 256
 )
 
 var (
@@ -75,7 +77,7 @@ func (s *Set) logs() *tool.Def {
 		Timeout:      10 * time.Second,
 		OffByDefault: true, // logs hold user names, addresses and secrets: spec 002 section 5.3.2
 	}, s.handleLogs).WithEnum("source", "journal", "file", "kernel").WithEnum("priority", "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug").
-		WithRange("lines", 1, maxLogLines)
+		WithRange("lines", 1, maxLogLines).WithMaxLength("grep", maxGrep).WithMaxLength("unit", maxUnitPattern)
 }
 
 func (s *Set) handleLogs(ctx context.Context, call *tool.Call, in logsIn) (logsOut, error) {
@@ -139,8 +141,8 @@ func parseLogQuery(in *logsIn, now time.Time) (*logQuery, error) {
 		q.since = now.Add(-d)
 	}
 	if in.Grep != "" {
-		if len(in.Grep) > 256 {
-			return nil, tool.Errorf(tool.InvalidArgument, "grep: %d bytes; at most 256", len(in.Grep))
+		if len(in.Grep) > maxGrep {
+			return nil, tool.Errorf(tool.InvalidArgument, "grep: %d bytes; at most %d", len(in.Grep), maxGrep)
 		}
 		re, err := regexp.Compile("(?i)" + in.Grep)
 		if err != nil {
