@@ -144,9 +144,9 @@ func parseLogQuery(in *logsIn, now time.Time) (*logQuery, error) {
 		if len(in.Grep) > maxGrep {
 			return nil, tool.Errorf(tool.InvalidArgument, "grep: %d bytes; at most %d", len(in.Grep), maxGrep)
 		}
-		re, err := regexp.Compile("(?i)" + in.Grep)
+		re, err := tool.CompileRegexp("grep", in.Grep, "i")
 		if err != nil {
-			return nil, tool.Errorf(tool.InvalidArgument, "grep %q: not a regular expression: %v", in.Grep, err)
+			return nil, err
 		}
 		q.grep = re
 	}

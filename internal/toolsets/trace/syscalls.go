@@ -148,9 +148,8 @@ func (s *Set) handleExec(ctx context.Context, call *tool.Call, in execIn) (execO
 	var re *regexp.Regexp
 	if in.NamePattern != "" {
 		var err error
-		if re, err = regexp.Compile(in.NamePattern); err != nil {
-			return execOut{}, tool.Errorf(tool.InvalidArgument, "name_pattern is not a valid regular expression: %v", err).
-				WithSuggestion("Use RE2 syntax, for example ^python or (curl|wget).")
+		if re, err = tool.CompileRegexp("name_pattern", in.NamePattern, ""); err != nil {
+			return execOut{}, err
 		}
 	}
 	if err := preflight(""); err != nil {
