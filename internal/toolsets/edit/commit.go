@@ -93,7 +93,7 @@ func writeBackup(l fsroot.Loc, content []byte, mode fs.FileMode) (string, error)
 		}
 		return name, nil
 	}
-	return "", tool.Errorf(tool.AlreadyExists, "%s: 100 backups exist already", l.Given).
+	return "", tool.Errorf(tool.AlreadyExists, "%s: 100 backups exist already", tool.Clip(l.Given)).
 		WithSuggestion("Remove old NAME.orig.N backups, or apply without backup.")
 }
 
