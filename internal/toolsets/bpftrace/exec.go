@@ -94,13 +94,13 @@ func (s *Set) check(ctx context.Context, program string) error {
 	if m := errorAt.FindStringSubmatch(stderr); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
-		return tool.Errorf(tool.InvalidArgument, "line %d, column %d: %s", line, col, m[3]).
+		return tool.Errorf(tool.InvalidArgument, "line %d, column %d: %s", line, col, tool.Clip(m[3])).
 			WithSuggestion("Fix the program at line %d, column %d; bpftrace_list_helpers lists the builtins and bpftrace_list_probes the probes.", line, col)
 	}
 	var msg []string
 	for _, l := range strings.Split(stderr, "\n") {
-		if !noise(l) {
-			msg = append(msg, l)
+		if !noise(l) && len(msg) < 4 {
+			msg = append(msg, tool.Clip(l)) // bpftrace echoes the program's lines
 		}
 	}
 	return tool.Errorf(tool.InvalidArgument, "bpftrace refused the program: %s", strings.Join(msg, "; "))
@@ -213,6 +213,6 @@ func (s *Set) handleStop(ctx context.Context, call *tool.Call, in stopIn) (resul
 }
 
 func notFound(id string) error {
-	return tool.Errorf(tool.NotFound, "no bpftrace run %q (finished runs are kept for a while, then forgotten)", id).
+	return tool.Errorf(tool.NotFound, "no bpftrace run %q (finished runs are kept for a while, then forgotten)", tool.Clip(id)).
 		WithSuggestion("Start the program again with bpftrace_exec_program.")
 }

@@ -68,7 +68,7 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	}
 	if in.FileGlob != "" {
 		if _, err := path.Match(in.FileGlob, ""); err != nil {
-			return listOut{}, tool.Errorf(tool.InvalidArgument, "file_glob %q is not a valid glob: %v", in.FileGlob, err)
+			return listOut{}, tool.Errorf(tool.InvalidArgument, "file_glob %q is not a valid glob: %v", tool.Clip(in.FileGlob), err)
 		}
 	}
 	if in.Path == "" {
@@ -90,7 +90,7 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	dirInfo, err := d.Stat()
 	d.Close()
 	if err != nil {
-		return listOut{}, tool.Wrap(tool.ExecutionFailed, err, "%s: %v", in.Path, err)
+		return listOut{}, tool.Wrap(tool.ExecutionFailed, err, "%s: %s", tool.Clip(in.Path), tool.Clip(err.Error()))
 	}
 	var all []entry
 	var z *sizer

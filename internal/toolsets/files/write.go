@@ -38,7 +38,7 @@ func (s *Set) write() *tool.Def {
 
 func (s *Set) handleWrite(ctx context.Context, call *tool.Call, in writeIn) (writeOut, error) {
 	if in.ExpectedSHA256 != "" && !hexSHA.MatchString(in.ExpectedSHA256) {
-		return writeOut{}, tool.Errorf(tool.InvalidArgument, "expected_sha256 must be 64 lowercase hex digits, not %q", in.ExpectedSHA256)
+		return writeOut{}, tool.Errorf(tool.InvalidArgument, "expected_sha256 must be 64 lowercase hex digits, not %q", tool.Clip(in.ExpectedSHA256))
 	}
 	roots, release, err := s.roots.ForCall(ctx, call)
 	if err != nil {

@@ -40,14 +40,14 @@ func (s *Set) program(argv []string) (string, error) {
 			return path, nil
 		}
 		if name == p {
-			return "", tool.Errorf(tool.ToolNotFound, "%s is allowlisted but not installed on this host", name).
+			return "", tool.Errorf(tool.ToolNotFound, "%s is allowlisted but not installed on this host", tool.Clip(name)).
 				WithSuggestion("Use one of the installed programs: %s.", strings.Join(s.available(), ", "))
 		}
 	}
 	avail := s.available()
-	msg := fmt.Sprintf("%q is not an allowlisted program; allowed here: %s", name, strings.Join(avail, ", "))
+	msg := fmt.Sprintf("%q is not an allowlisted program; allowed here: %s", tool.Clip(name), strings.Join(avail, ", "))
 	if len(avail) == 0 {
-		msg = fmt.Sprintf("%q is not an allowlisted program, and none of repl.programs is installed", name)
+		msg = fmt.Sprintf("%q is not an allowlisted program, and none of repl.programs is installed", tool.Clip(name))
 	}
 	return "", tool.Errorf(tool.CommandNotAllowed, "%s", msg).
 		WithSuggestion("Start one of the allowed programs; the operator sets the list in [repl] programs. Shells are not allowed unless configured.")
@@ -63,13 +63,13 @@ func (s *Set) environ(vars map[string]string, home string) ([]string, error) {
 	extra := []string{"TERM=xterm", "HOME=" + home}
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		if !envKey.MatchString(k) {
-			return nil, tool.Errorf(tool.InvalidArgument, "env: %q is not a valid variable name (letters, digits and _, not starting with a digit)", k)
+			return nil, tool.Errorf(tool.InvalidArgument, "env: %q is not a valid variable name (letters, digits and _, not starting with a digit)", tool.Clip(k))
 		}
 		extra = append(extra, k+"="+vars[k])
 	}
 	env, err := s.exec.Env(extra)
 	if err != nil {
-		return nil, tool.Errorf(tool.InvalidArgument, "env: %v", err).
+		return nil, tool.Errorf(tool.InvalidArgument, "env: %s", tool.Clip(err.Error())).
 			WithSuggestion("Leave PATH and LD_* out of env: PATH is fixed and the loader's variables are never passed.")
 	}
 	return env, nil

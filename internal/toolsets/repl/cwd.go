@@ -29,9 +29,9 @@ func resolveCwd(roots []config.Root, cwd string) (string, error) {
 	real, err := filepath.EvalSymlinks(filepath.Clean(p))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", tool.Errorf(tool.NotFound, "cwd %q does not exist", cwd)
+		return "", tool.Errorf(tool.NotFound, "cwd %q does not exist", tool.Clip(cwd))
 	case err != nil:
-		return "", tool.Errorf(tool.InvalidPath, "cwd %q cannot be resolved", cwd)
+		return "", tool.Errorf(tool.InvalidPath, "cwd %q cannot be resolved", tool.Clip(cwd))
 	}
 	inside := false
 	for _, r := range roots {
@@ -41,10 +41,10 @@ func resolveCwd(roots []config.Root, cwd string) (string, error) {
 		}
 	}
 	if !inside {
-		return "", tool.Errorf(tool.InvalidPath, "cwd %q is outside the allowed roots", cwd)
+		return "", tool.Errorf(tool.InvalidPath, "cwd %q is outside the allowed roots", tool.Clip(cwd))
 	}
 	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return "", tool.Errorf(tool.NotADirectory, "cwd %q is not a directory", cwd)
+		return "", tool.Errorf(tool.NotADirectory, "cwd %q is not a directory", tool.Clip(cwd))
 	}
 	return real, nil
 }

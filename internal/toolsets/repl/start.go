@@ -73,7 +73,7 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 	sess, err := launch(&s.spawn, launchSpec{path: path, argv: in.Command, dir: dir, env: env, pty: pty, home: home}, s.conf.BufferBytes)
 	if err != nil {
 		os.RemoveAll(home)
-		return startOut{}, tool.Wrap(tool.ExecutionFailed, err, "starting %s: %v", in.Command[0], err)
+		return startOut{}, tool.Wrap(tool.ExecutionFailed, err, "starting %s: %s", tool.Clip(in.Command[0]), tool.Clip(err.Error()))
 	}
 	sess.owner = call.Session
 	s.reg.add(sess)

@@ -109,7 +109,7 @@ func (s *Set) handleLogs(ctx context.Context, call *tool.Call, in logsIn) (logsO
 func parseLogQuery(in *logsIn, now time.Time) (*logQuery, error) {
 	q := &logQuery{lines: cmp.Or(in.Lines, defaultLogLines), priority: -1, file: in.File, source: in.Source}
 	if q.source != "" && !slices.Contains(logSources, q.source) {
-		return nil, tool.Errorf(tool.InvalidArgument, "source %q: want one of %s", in.Source, strings.Join(logSources, ", "))
+		return nil, tool.Errorf(tool.InvalidArgument, "source %q: want one of %s", tool.Clip(in.Source), strings.Join(logSources, ", "))
 	}
 	if q.file != "" && q.source == "" {
 		q.source = "file"
@@ -119,7 +119,7 @@ func parseLogQuery(in *logsIn, now time.Time) (*logQuery, error) {
 	}
 	if in.Unit != "" {
 		if !unitName.MatchString(in.Unit) {
-			return nil, tool.Errorf(tool.InvalidArgument, "unit %q: want a unit name such as nginx.service", in.Unit)
+			return nil, tool.Errorf(tool.InvalidArgument, "unit %q: want a unit name such as nginx.service", tool.Clip(in.Unit))
 		}
 		q.unit = in.Unit
 		q.program = in.Unit
@@ -130,13 +130,13 @@ func parseLogQuery(in *logsIn, now time.Time) (*logQuery, error) {
 	if in.Priority != "" {
 		q.priority = slices.Index(priorities, in.Priority)
 		if q.priority < 0 {
-			return nil, tool.Errorf(tool.InvalidArgument, "priority %q: want one of %s", in.Priority, strings.Join(priorities, ", "))
+			return nil, tool.Errorf(tool.InvalidArgument, "priority %q: want one of %s", tool.Clip(in.Priority), strings.Join(priorities, ", "))
 		}
 	}
 	if in.Since != "" {
 		d, err := time.ParseDuration(in.Since)
 		if err != nil || d <= 0 || d > maxSince {
-			return nil, tool.Errorf(tool.InvalidDuration, "since %q: want a positive duration up to %s, like 30m or 2h", in.Since, maxSince)
+			return nil, tool.Errorf(tool.InvalidDuration, "since %q: want a positive duration up to %s, like 30m or 2h", tool.Clip(in.Since), maxSince)
 		}
 		q.since = now.Add(-d)
 	}

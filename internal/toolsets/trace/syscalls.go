@@ -65,7 +65,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		return syscountOut{}, err
 	}
 	if len(in.Comm) > 15 {
-		call.Warn("comm %q is longer than the kernel keeps (15 bytes): matching on %q", in.Comm, in.Comm[:15])
+		call.Warn("comm %q is longer than the kernel keeps (15 bytes): matching on %q", tool.Clip(in.Comm), in.Comm[:15])
 	}
 	d := seconds(in.DurationSeconds, 10)
 	o := ebpf.SyscountOptions{TGID: uint32(max(in.PID, 0)), Comm: in.Comm, ErrorsOnly: in.IncludeErrors, Latency: in.IncludeLatency}
