@@ -21,6 +21,7 @@ func (s *Server) buildMCP() *mcp.Server {
 	opts := &mcp.ServerOptions{Instructions: instructions, Logger: s.log}
 	s.roots.listen(opts)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostmcp", Title: "hostmcp", Version: s.opts.Version}, opts)
+	srv.AddReceivingMiddleware(clipErrors)
 	for i, t := range mcpTools(s.order) {
 		srv.AddTool(t, s.mcpHandler(s.order[i]))
 	}
