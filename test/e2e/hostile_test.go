@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,11 +97,11 @@ func TestHostileArguments(t *testing.T) {
 			calls++
 			t.Run(label+"/"+c.what, func(t *testing.T) {
 				resetPeak(t, server)
-				before := memStat(t, server, "VmRSS")
+				before := peakRSS(t, server) // the resident size now
 				callCtx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 				defer cancel()
 				res, err := cs.CallTool(callCtx, &mcp.CallToolParams{Name: name, Arguments: c.args})
-				grown := memStat(t, server, "VmHWM") - before
+				grown := peakRSS(t, server) - before
 				if grown > most.grown {
 					most.grown, most.what = grown, label+" with "+c.what
 				}
@@ -357,27 +356,10 @@ func mustJSON(v any) json.RawMessage {
 	return b
 }
 
-// resetPeak makes VmHWM of pid equal to its current resident size.
+// resetPeak makes VmHWM of pid (peakRSS) its current resident size.
 func resetPeak(t *testing.T, pid int) {
 	t.Helper()
 	if err := os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0); err != nil {
 		t.Fatalf("resetting the peak resident size: %v", err)
 	}
-}
-
-// memStat reads one of the memory lines (VmRSS, VmHWM) of /proc/pid/status, in bytes.
-func memStat(t *testing.T, pid int, field string) int {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == field+":" {
-			kb, _ := strconv.Atoi(f[1])
-			return kb << 10
-		}
-	}
-	t.Fatalf("no %s in /proc/%d/status", field, pid)
-	return 0
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -75,11 +77,28 @@ func TestStdioMessageOverLimit(t *testing.T) {
 	if errObj == nil || m["id"] != float64(7) || !strings.Contains(fmt.Sprint(errObj["message"]), "over the limit") {
 		t.Fatalf("want an error for request 7 naming the limit, got %v", m)
 	}
-	if hwm := memStat(t, cmd.Process.Pid, "VmHWM"); hwm > 48<<20 {
+	if hwm := peakRSS(t, cmd.Process.Pid); hwm > 48<<20 {
 		t.Errorf("server peak RSS %d MiB after a 64 MiB message: it buffered the message", hwm>>20)
 	}
 	send(`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`)
 	if m := next(); m["result"] == nil || m["id"] != float64(8) {
 		t.Fatalf("session did not survive the oversized message: %v", m)
 	}
+}
+
+// peakRSS reads VmHWM of a process, in bytes.
+func peakRSS(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.Atoi(f[1])
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM")
+	return 0
 }
