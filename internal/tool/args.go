@@ -22,8 +22,8 @@ const maxUnknownNamed = 8
 // bound: a string longer than its maxLength, a list longer than its
 // maxItems, a map with more than its maxProperties, nesting deeper than
 // maxDepth or than the schema allows, an argument the tool does not take.
-// It stops there, so a 4 MB string costs one copy of it and a list of two
-// million items costs no more than its first few hundred; decoded whole
+// It stops there, so a 4 MB string costs a few copies of itself and a list
+// of two million items no more than its first few hundred; decoded whole
 // into Go values first, that list took 64 MB. Messages name the argument,
 // its size and the limit, and quote at most a clipped prefix of it.
 func checkArgs(raw []byte, s *jsonschema.Schema) error {
@@ -147,7 +147,11 @@ func (a *argReader) object(s *jsonschema.Schema, name string, depth int) error {
 		}
 		key, _ := tok.(string)
 		if n == limit {
-			return Errorf(InvalidParams, "argument %s has more than %d entries, its limit", nameOr(name, "object"), limit).
+			what := "argument " + name + " has"
+			if name == "" {
+				what = "the arguments have"
+			}
+			return Errorf(InvalidParams, "%s more than %d entries, the limit", what, limit).
 				WithSuggestion("Send at most %d entries (the input schema's maxProperties).", limit)
 		}
 		full := Clip(key)
@@ -247,19 +251,12 @@ func enumList(enum []any) string {
 	return strings.Join(parts, ", ")
 }
 
-func nameOr(name, fallback string) string {
-	if name == "" {
-		return fallback
-	}
-	return name
-}
-
 // unknownArgs names the arguments the tool does not take, and those it does,
 // so that a guessed name ("max_results" for "lines") is fixed in one retry;
 // the schema validator would only say "unexpected additional properties".
 func unknownArgs(unknown []string, more bool, schema *jsonschema.Schema) error {
 	slices.Sort(unknown)
-	names := strings.Join(unknown, ", ")
+	names := Clip(strings.Join(unknown, ", "))
 	if more {
 		names += " and more"
 	}
