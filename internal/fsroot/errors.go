@@ -13,6 +13,7 @@ import (
 // that names only given: the *PathError's own path may be a resolved name
 // the agent must not see, so only its errno is kept.
 func pathError(op, given string, err error) *tool.Error {
+	given = tool.Clip(given)
 	var te *tool.Error
 	if errors.As(err, &te) {
 		return te

@@ -30,10 +30,10 @@ func kindName(m fs.FileMode) string {
 
 func notRegular(given string, m fs.FileMode) *tool.Error {
 	if m.IsDir() {
-		return tool.Errorf(tool.IsDirectory, "%q is a directory", given).
+		return tool.Errorf(tool.IsDirectory, "%q is a directory", tool.Clip(given)).
 			WithSuggestion("Pass a file path; list a directory with fs_list.")
 	}
-	return tool.Errorf(tool.NotAFile, "%q is %s; only regular files can be read or written", given, kindName(m))
+	return tool.Errorf(tool.NotAFile, "%q is %s; only regular files can be read or written", tool.Clip(given), kindName(m))
 }
 
 // OpenRegular opens a regular file for reading. The type is checked with a
@@ -91,7 +91,7 @@ func (l Loc) OpenDir() (*os.File, error) {
 		return nil, pathError("listing", l.Given, err)
 	}
 	if !st.IsDir() {
-		return nil, tool.Errorf(tool.NotADirectory, "%q is not a directory", l.Given).
+		return nil, tool.Errorf(tool.NotADirectory, "%q is not a directory", tool.Clip(l.Given)).
 			WithSuggestion("Pass a directory; read a file with fs_read.")
 	}
 	f, err := l.Root.r.Open(l.Rel)

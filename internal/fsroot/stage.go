@@ -83,22 +83,22 @@ func (s *site) checkTarget(wantOld, write bool) (*unix.Stat_t, error) {
 	given := tool.Clip(s.loc.Given)
 	switch {
 	case !wantOld && exists:
-		return nil, tool.Errorf(tool.AlreadyExists, "%q already exists; nothing was written", given).
+		return nil, tool.Errorf(tool.AlreadyExists, "%q already exists; nothing was written", tool.Clip(given)).
 			WithSuggestion("Read it (fs_read) and change it with a diff of its content instead.")
 	case !wantOld:
 		return nil, nil
 	case !exists:
-		return nil, tool.Errorf(tool.NotFound, "%q no longer exists; nothing was written", given).
+		return nil, tool.Errorf(tool.NotFound, "%q no longer exists; nothing was written", tool.Clip(given)).
 			WithSuggestion("List the directory (fs_list) and redo the change on the files as they are now.")
 	}
 	if m := fileMode(st.Mode); m&fs.ModeSymlink != 0 {
-		return nil, tool.Errorf(tool.NotAFile, "%q is a symbolic link; only regular files are changed, nothing was written", given).
+		return nil, tool.Errorf(tool.NotAFile, "%q is a symbolic link; only regular files are changed, nothing was written", tool.Clip(given)).
 			WithSuggestion("Change the file it points to under its own path.")
 	} else if !m.IsRegular() {
 		return nil, notRegular(s.loc.Given, m)
 	}
 	if write && st.Nlink > 1 {
-		return nil, tool.Errorf(tool.NotAFile, "%q has %d hard links: replacing it would leave its other names on the old content; nothing was written", given, st.Nlink).
+		return nil, tool.Errorf(tool.NotAFile, "%q has %d hard links: replacing it would leave its other names on the old content; nothing was written", tool.Clip(given), st.Nlink).
 			WithSuggestion("Change it with fs_write and allow_hardlink: true, which replaces this name only.")
 	}
 	return &st, nil

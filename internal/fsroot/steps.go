@@ -42,12 +42,12 @@ func (t *txn) forward(i int, dry bool) error {
 			return err
 		}
 		if got != e.NewSHA {
-			return tool.Errorf(tool.WriteFailed, "%q holds neither its new content nor a staged copy of it", given)
+			return tool.Errorf(tool.WriteFailed, "%q holds neither its new content nor a staged copy of it", tool.Clip(given))
 		}
 		return nil
 	}
 	if staged != e.NewSHA {
-		return tool.Errorf(tool.WriteFailed, "the staged copy of %q is not the new content (sha256 %s)", given, staged)
+		return tool.Errorf(tool.WriteFailed, "the staged copy of %q is not the new content (sha256 %s)", tool.Clip(given), staged)
 	}
 	if e.OldSHA == "" {
 		if _, exists, err := s.lstat(s.base); err != nil || exists {
@@ -102,7 +102,7 @@ func (t *txn) restore(e entry, s *site, dry bool) error {
 		case err != nil || exists:
 			return err // never removed
 		case !hasKept:
-			return tool.Errorf(tool.WriteFailed, "%q was removed and its old content is lost", given)
+			return tool.Errorf(tool.WriteFailed, "%q was removed and its old content is lost", tool.Clip(given))
 		case dry:
 			return nil
 		}
@@ -120,7 +120,7 @@ func (t *txn) restore(e entry, s *site, dry bool) error {
 	case e.OldSHA == e.NewSHA:
 		return nil // old and new are one content
 	case e.OldSHA != "" && !hasKept:
-		return tool.Errorf(tool.WriteFailed, "%q was replaced and its old content is lost", given)
+		return tool.Errorf(tool.WriteFailed, "%q was replaced and its old content is lost", tool.Clip(given))
 	case dry:
 		return nil
 	case e.OldSHA == "":
@@ -133,7 +133,7 @@ func changedMeanwhile(given string, err error) error {
 	if err != nil {
 		return err
 	}
-	return tool.Errorf(tool.ShaMismatch, "%q was replaced or removed by someone else during the change", given).
+	return tool.Errorf(tool.ShaMismatch, "%q was replaced or removed by someone else during the change", tool.Clip(given)).
 		WithSuggestion("Read the file again (fs_read) and redo the change on its current content.")
 }
 
@@ -141,6 +141,6 @@ func createdMeanwhile(given string, err error) error {
 	if err != nil {
 		return err
 	}
-	return tool.Errorf(tool.AlreadyExists, "%q was created by someone else during the change", given).
+	return tool.Errorf(tool.AlreadyExists, "%q was created by someone else during the change", tool.Clip(given)).
 		WithSuggestion("Read it (fs_read) and redo the change on the files as they are now.")
 }

@@ -21,7 +21,7 @@ func (s *Server) buildMCP() *mcp.Server {
 	opts := &mcp.ServerOptions{Instructions: instructions, Logger: s.log, Capabilities: capabilities()}
 	s.roots.listen(opts)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostmcp", Title: "hostmcp", Version: s.opts.Version}, opts)
-	srv.AddReceivingMiddleware(shapeForRevision, checkLogLevel)
+	srv.AddReceivingMiddleware(clipErrors, shapeForRevision, checkLogLevel)
 	srv.AddSendingMiddleware(shapeNotifications)
 	for i, t := range mcpTools(s.order) {
 		srv.AddTool(t, s.mcpHandler(s.order[i]))

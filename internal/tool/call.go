@@ -30,24 +30,38 @@ type Call struct {
 	progress    ProgressFunc
 	clientRoots ClientRootsFunc
 
-	mu       sync.Mutex
-	warnings []string
-	sent     progressGate
+	mu           sync.Mutex
+	warnings     []string
+	moreWarnings int
+	sent         progressGate
 }
 
+// maxWarnings bounds the warnings of one call: a tool that warns once per
+// file or per hunk must not grow the envelope past its output cap.
+const maxWarnings = 50
+
 // Warn adds a warning to the envelope: something was degraded, skipped or
-// approximated, and the agent should know.
+// approximated, and the agent should know. Each is cut at MaxMessageBytes,
+// and past maxWarnings they are only counted.
 func (c *Call) Warn(format string, args ...any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
+	if len(c.warnings) == maxWarnings {
+		c.moreWarnings++
+		return
+	}
+	c.warnings = append(c.warnings, clipTo(fmt.Sprintf(format, args...), MaxMessageBytes))
 }
 
 // Warnings returns the warnings added so far.
 func (c *Call) Warnings() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]string(nil), c.warnings...)
+	out := append([]string(nil), c.warnings...)
+	if c.moreWarnings > 0 {
+		out = append(out, fmt.Sprintf("%d more warnings were left out", c.moreWarnings))
+	}
+	return out
 }
 
 // PutHandle stores payload as a handle the agent can page with handle_read.

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -76,6 +74,7 @@ func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
 		// some clients render it as "any arguments".
 		in.Properties = map[string]*jsonschema.Schema{}
 	}
+	boundSchema(in)
 	resolved, err := in.Resolve(nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %q: resolving input schema: %v", spec.Name, err))
@@ -104,23 +103,20 @@ func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
 	return d
 }
 
-// decodeArgs validates raw arguments against the input schema, then decodes
-// them. Validation comes first so the agent gets the schema's wording
+// decodeArgs checks raw arguments against the input schema's bounds (before
+// they are decoded whole: args.go), validates them, then decodes them.
+// Validation comes first so the agent gets the schema's wording
 // ("minimum 1") rather than a Go unmarshal error.
 func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, dst any) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = json.RawMessage("{}")
 	}
+	if err := checkArgs(raw, schema.Schema()); err != nil {
+		return err
+	}
 	var generic any
 	if err := json.Unmarshal(raw, &generic); err != nil {
 		return Errorf(InvalidParams, "arguments are not valid JSON: %v", err)
-	}
-	obj, ok := generic.(map[string]any)
-	if !ok {
-		return Errorf(InvalidParams, "arguments must be a JSON object")
-	}
-	if err := unknownArgs(obj, schema.Schema()); err != nil {
-		return err
 	}
 	if err := schema.Validate(generic); err != nil {
 		return Errorf(InvalidParams, "invalid arguments: %s", strings.TrimPrefix(err.Error(), "validating root: "))
@@ -129,32 +125,6 @@ func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, dst any) error
 		return Errorf(InvalidParams, "invalid arguments: %v", err)
 	}
 	return nil
-}
-
-// unknownArgs names the arguments the tool does not take, and those it does,
-// so that a guessed name ("max_results" for "lines") is fixed in one retry;
-// the schema validator would only say "unexpected additional properties".
-func unknownArgs(args map[string]any, schema *jsonschema.Schema) error {
-	if schema.AdditionalProperties == nil {
-		return nil // the schema allows any other argument
-	}
-	var unknown []string
-	for name := range args {
-		if _, ok := schema.Properties[name]; !ok {
-			unknown = append(unknown, name)
-		}
-	}
-	if len(unknown) == 0 {
-		return nil
-	}
-	slices.Sort(unknown)
-	known := slices.Sorted(maps.Keys(schema.Properties))
-	takes := "no arguments"
-	if len(known) > 0 {
-		takes = "only " + strings.Join(known, ", ")
-	}
-	return Errorf(InvalidParams, "unknown argument %s: this tool takes %s", strings.Join(unknown, ", "), takes).
-		WithSuggestion("Call again with only the arguments the tool takes (see its input schema).")
 }
 
 // WithEnum restricts a top-level input property to the given values, which
@@ -166,6 +136,7 @@ func (d *Def) WithEnum(prop string, values ...any) *Def {
 		panic(fmt.Sprintf("tool %q: no input property %q", d.Spec.Name, prop))
 	}
 	p.Enum = values
+	p.MaxLength = nil // only the enum's values pass: no length to state
 	d.resolve()
 	return d
 }
@@ -180,6 +151,42 @@ func (d *Def) WithRange(prop string, min, max float64) *Def {
 	p.Minimum, p.Maximum = &min, &max
 	d.resolve()
 	return d
+}
+
+// WithMaxLength sets the bound of a top-level string input property, in
+// characters, where the default (DefaultMaxLength) does not fit: text
+// such as a file's content or a program takes more, a name less.
+func (d *Def) WithMaxLength(prop string, n int) *Def {
+	p := d.property(prop)
+	if !admits(p, "string") {
+		panic(fmt.Sprintf("tool %q: input property %q is not a string", d.Spec.Name, prop))
+	}
+	p.MaxLength = &n
+	d.resolve()
+	return d
+}
+
+// WithMaxItems sets the bound of a top-level list input property, and
+// with itemLength > 0 that of each of its (string) items.
+func (d *Def) WithMaxItems(prop string, n, itemLength int) *Def {
+	p := d.property(prop)
+	if !admits(p, "array") || p.Items == nil {
+		panic(fmt.Sprintf("tool %q: input property %q is not a list", d.Spec.Name, prop))
+	}
+	p.MaxItems = &n
+	if itemLength > 0 {
+		p.Items.MaxLength = &itemLength
+	}
+	d.resolve()
+	return d
+}
+
+func (d *Def) property(prop string) *jsonschema.Schema {
+	p, ok := d.InputSchema.Properties[prop]
+	if !ok {
+		panic(fmt.Sprintf("tool %q: no input property %q", d.Spec.Name, prop))
+	}
+	return p
 }
 
 func (d *Def) resolve() {

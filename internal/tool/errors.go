@@ -27,11 +27,13 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Errorf builds an Error with the code's catalogue defaults for recoverable
 // and suggestion; use WithSuggestion to give a more specific next step.
+// The message is cut at MaxMessageBytes: quote the caller's input through
+// Clip, this is only the net under it.
 func Errorf(code Code, format string, args ...any) *Error {
 	info := catalogue[code]
 	return &Error{
 		Code:        code,
-		Message:     fmt.Sprintf(format, args...),
+		Message:     clipTo(fmt.Sprintf(format, args...), MaxMessageBytes),
 		Suggestion:  info.suggestion,
 		Recoverable: info.recoverable,
 	}
@@ -46,7 +48,7 @@ func Wrap(code Code, err error, format string, args ...any) *Error {
 
 // WithSuggestion replaces the default suggestion.
 func (e *Error) WithSuggestion(format string, args ...any) *Error {
-	e.Suggestion = fmt.Sprintf(format, args...)
+	e.Suggestion = clipTo(fmt.Sprintf(format, args...), MaxMessageBytes)
 	return e
 }
 

@@ -16,6 +16,9 @@ func Markdown(sets []Toolset) []byte {
 	b.WriteString("# hostmcp tools\n\n")
 	b.WriteString("Generated from the registry by `go test ./internal/catalog -update` (also `hostmcp tools --markdown`); do not edit by hand.\n\n")
 	b.WriteString("Every tool answers with the envelope described at the end of this page.\n\n")
+	fmt.Fprintf(&b, "Every string argument is at most %d characters, every list at most %d items and every map at most %d entries, "+
+		"unless its row says otherwise (the input schemas say it too, as maxLength, maxItems and maxProperties); "+
+		"a longer one is refused with `INVALID_PARAMS` before the tool runs.\n\n", DefaultMaxLength, DefaultMaxItems, DefaultMaxProperties)
 	b.WriteString("| tool | toolset | kind | description |\n|---|---|---|---|\n")
 	for _, ts := range sets {
 		for _, d := range ts.Tools {
@@ -34,7 +37,7 @@ func Markdown(sets []Toolset) []byte {
 	}
 	b.WriteString("\n## The envelope\n\n")
 	b.WriteString("`structuredContent` (and, as compact JSON, the text content) of every result:\n\n")
-	writeProps(&b, mustSchema[Envelope]())
+	writeProps(&b, mustSchema[Envelope](), false)
 	b.WriteString("\nError codes: ")
 	codes := Codes()
 	names := make([]string, len(codes))
@@ -58,14 +61,15 @@ func writeTool(b *strings.Builder, d *Def) {
 		b.WriteString(" none.\n")
 	} else {
 		b.WriteString("\n\n")
-		writeProps(b, d.InputSchema)
+		writeProps(b, d.InputSchema, true)
 	}
 	b.WriteString("\nResult `data`:\n\n")
-	writeProps(b, d.OutputSchema.Properties["data"])
+	writeProps(b, d.OutputSchema.Properties["data"], false)
 }
 
-// writeProps renders an object schema's top-level properties as a table.
-func writeProps(b *strings.Builder, s *jsonschema.Schema) {
+// writeProps renders an object schema's top-level properties as a table,
+// with their bounds when they are arguments.
+func writeProps(b *strings.Builder, s *jsonschema.Schema, args bool) {
 	if s == nil || len(s.Properties) == 0 {
 		b.WriteString("(no fields)\n")
 		return
@@ -87,8 +91,30 @@ func writeProps(b *strings.Builder, s *jsonschema.Schema) {
 			e, _ := json.Marshal(p.Enum)
 			desc += " (one of " + string(e) + ")"
 		}
+		if args {
+			desc += ownBounds(p)
+		}
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", n, typeOf(p), yesNo(req[n]), strings.ReplaceAll(desc, "|", "\\|"))
 	}
+}
+
+// ownBounds states the bounds of an argument that differ from the defaults
+// the page states once.
+func ownBounds(s *jsonschema.Schema) string {
+	var out []string
+	if s.MaxLength != nil && *s.MaxLength != DefaultMaxLength {
+		out = append(out, fmt.Sprintf("at most %d characters", *s.MaxLength))
+	}
+	if s.MaxItems != nil && *s.MaxItems != DefaultMaxItems {
+		out = append(out, fmt.Sprintf("at most %d items", *s.MaxItems))
+	}
+	if s.Items != nil && s.Items.MaxLength != nil && *s.Items.MaxLength != DefaultMaxLength {
+		out = append(out, fmt.Sprintf("each at most %d characters", *s.Items.MaxLength))
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(out, ", ") + ")"
 }
 
 func typeOf(s *jsonschema.Schema) string {

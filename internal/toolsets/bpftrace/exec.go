@@ -41,7 +41,7 @@ func (s *Set) execProgram() *tool.Def {
 		Title:       "Run a bpftrace program",
 		Description: "Check a bpftrace program (an error comes back at once with line and column), then run it in the background with a timeout; returns an execution_id for bpftrace_get_result. cat() and uprobes on shells, libraries and others' programs are refused unless configured.",
 		Timeout:     30 * time.Second,
-	}, s.handleExec).WithRange("timeout", 1, 3600)
+	}, s.handleExec).WithRange("timeout", 1, 3600).WithMaxLength("program", maxProgram)
 }
 
 func (s *Set) handleExec(ctx context.Context, _ *tool.Call, in execIn) (execOut, error) {
@@ -115,13 +115,13 @@ func bpftraceError(stderr string) error {
 	if m := errorAt.FindStringSubmatch(stderr); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
-		return tool.Errorf(tool.InvalidArgument, "line %d, column %d: %s", line, col, m[3]).
+		return tool.Errorf(tool.InvalidArgument, "line %d, column %d: %s", line, col, tool.Clip(m[3])).
 			WithSuggestion("Fix the program at line %d, column %d; bpftrace_list_helpers lists the builtins and bpftrace_list_probes the probes.", line, col)
 	}
 	var msg []string
 	for _, l := range strings.Split(stderr, "\n") {
-		if !noise(l) {
-			msg = append(msg, l)
+		if !noise(l) && len(msg) < 4 {
+			msg = append(msg, tool.Clip(l)) // bpftrace echoes the program's lines
 		}
 	}
 	return tool.Errorf(tool.InvalidArgument, "bpftrace refused the program: %s", strings.Join(msg, "; "))
@@ -234,6 +234,6 @@ func (s *Set) handleStop(ctx context.Context, call *tool.Call, in stopIn) (resul
 }
 
 func notFound(id string) error {
-	return tool.Errorf(tool.NotFound, "no bpftrace run %q (finished runs are kept for a while, then forgotten)", id).
+	return tool.Errorf(tool.NotFound, "no bpftrace run %q (finished runs are kept for a while, then forgotten)", tool.Clip(id)).
 		WithSuggestion("Start the program again with bpftrace_exec_program.")
 }

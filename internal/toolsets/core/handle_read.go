@@ -46,7 +46,7 @@ func (s *Set) readHandle(ctx context.Context, _ *tool.Call, in handleReadIn) (ha
 	case "bytes":
 		unit = store.Bytes
 	default:
-		return handleReadOut{}, tool.Errorf(tool.InvalidArgument, "unit must be lines or bytes, not %q", in.Unit)
+		return handleReadOut{}, tool.Errorf(tool.InvalidArgument, "unit must be lines or bytes, not %q", tool.Clip(in.Unit))
 	}
 	if in.Offset < 0 || in.Limit < 0 {
 		return handleReadOut{}, tool.Errorf(tool.InvalidArgument, "offset and limit must not be negative")
@@ -54,14 +54,14 @@ func (s *Set) readHandle(ctx context.Context, _ *tool.Call, in handleReadIn) (ha
 	sl, err := s.handles.ReadHandle(ctx, in.Handle, in.Offset, in.Limit, unit)
 	switch {
 	case errors.Is(err, store.ErrHandleExpired):
-		return handleReadOut{}, tool.Wrap(tool.HandleExpired, err, "handle %s has expired", in.Handle)
+		return handleReadOut{}, tool.Wrap(tool.HandleExpired, err, "handle %s has expired", tool.Clip(in.Handle))
 	case errors.Is(err, store.ErrHandleNotFound):
-		return handleReadOut{}, tool.Wrap(tool.HandleNotFound, err, "no handle %s", in.Handle)
+		return handleReadOut{}, tool.Wrap(tool.HandleNotFound, err, "no handle %s", tool.Clip(in.Handle))
 	case errors.Is(err, store.ErrOffsetOutOfRange):
-		return handleReadOut{}, tool.Wrap(tool.InvalidArgument, err, "offset %d is past the end of handle %s", in.Offset, in.Handle).
+		return handleReadOut{}, tool.Wrap(tool.InvalidArgument, err, "offset %d is past the end of handle %s", in.Offset, tool.Clip(in.Handle)).
 			WithSuggestion("Call handle_read with offset 0 and read total from the answer.")
 	case err != nil:
-		return handleReadOut{}, tool.Wrap(tool.InvalidArgument, err, "reading handle %s: %v", in.Handle, err)
+		return handleReadOut{}, tool.Wrap(tool.InvalidArgument, err, "reading handle %s: %s", tool.Clip(in.Handle), tool.Clip(err.Error()))
 	}
 	return handleReadOut{
 		Handle:     sl.Handle.ID,

@@ -41,13 +41,19 @@ func (s *Set) patchBlock() *tool.Def {
 		Title:       "Replace a block of text",
 		Description: "Replace exact old_text with new_text in a file, atomically; the number of occurrences must match expected_replacements or nothing changes, and a miss returns the closest near-miss with a diff.",
 		Timeout:     30 * time.Second,
-	}, s.handleBlock).WithRange("expected_replacements", 1, 10000)
+	}, s.handleBlock).WithRange("expected_replacements", 1, 10000).
+		WithMaxLength("old_text", tool.MaxTextLength).WithMaxLength("new_text", tool.MaxTextLength)
 }
 
 func (s *Set) handleBlock(ctx context.Context, call *tool.Call, in blockIn) (blockOut, error) {
 	if in.OldText == "" {
 		return blockOut{}, tool.Errorf(tool.InvalidArgument, "old_text is empty").
 			WithSuggestion("Give the exact text to replace; to add text, include a neighbouring line in old_text and new_text.")
+	}
+	for arg, text := range map[string]string{"old_text": in.OldText, "new_text": in.NewText} {
+		if err := checkLines(arg, text); err != nil {
+			return blockOut{}, err
+		}
 	}
 	want := 1
 	if in.ExpectedReplacements != nil {
@@ -72,7 +78,7 @@ func (s *Set) handleBlock(ctx context.Context, call *tool.Call, in blockIn) (blo
 		return blockOut{}, err
 	}
 	if in.ExpectedSHA256 != "" && !strings.EqualFold(in.ExpectedSHA256, sum) {
-		return blockOut{}, tool.Errorf(tool.ShaMismatch, "%q has sha256 %s, not the expected %s; nothing was written", in.Path, sum, in.ExpectedSHA256).
+		return blockOut{}, tool.Errorf(tool.ShaMismatch, "%q has sha256 %s, not the expected %s; nothing was written", tool.Clip(in.Path), sum, tool.Clip(in.ExpectedSHA256)).
 			WithSuggestion("Read the file again (fs_read) and redo the change on its current content.")
 	}
 	b := patch.ReplaceBlock(content, in.OldText, in.NewText, want)
@@ -80,7 +86,7 @@ func (s *Set) handleBlock(ctx context.Context, call *tool.Call, in blockIn) (blo
 		return blockOut{}, notFound(in, content)
 	}
 	if b.Count != want {
-		return blockOut{}, tool.Errorf(tool.PatchCountMismatch, "old_text occurs %d times in %q, expected %d; nothing was written", b.Count, in.Path, want).
+		return blockOut{}, tool.Errorf(tool.PatchCountMismatch, "old_text occurs %d times in %q, expected %d; nothing was written", b.Count, tool.Clip(in.Path), want).
 			WithSuggestion("Add surrounding lines to old_text so it is unique, or set expected_replacements to the count to replace them all.")
 	}
 	out := blockOut{Path: in.Path, Occurrences: b.Count, FirstLine: b.FirstLine, DryRun: in.DryRun, Diff: cut(patch.UnifiedDiff(in.Path, content, b.Content), maxDiffBytes)}
@@ -100,11 +106,11 @@ func (s *Set) handleBlock(ctx context.Context, call *tool.Call, in blockIn) (blo
 func notFound(in blockIn, content []byte) error {
 	nm, ok := patch.FindNearMiss(content, in.OldText)
 	if !ok {
-		return tool.Errorf(tool.PatchRejected, "old_text was not found in %q, nor anything like it; nothing was written", in.Path).
+		return tool.Errorf(tool.PatchRejected, "old_text was not found in %q, nor anything like it; nothing was written", tool.Clip(in.Path)).
 			WithSuggestion("Read the file (fs_read or search_content) and copy the text to replace exactly.")
 	}
 	return tool.Errorf(tool.PatchRejected, "old_text was not found in %q; the closest text is lines %d-%d (similarity %.2f), which differs like this:\n%s",
-		in.Path, nm.StartLine, nm.EndLine, nm.Similarity, cut(nm.Diff, 4<<10)).
+		tool.Clip(in.Path), nm.StartLine, nm.EndLine, nm.Similarity, cut(nm.Diff, 4<<10)).
 		WithSuggestion("Copy lines %d-%d exactly as the file has them (white space and indentation included) into old_text, then retry.", nm.StartLine, nm.EndLine)
 }
 

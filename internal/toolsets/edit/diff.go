@@ -42,7 +42,7 @@ func (s *Set) applyDiff() *tool.Def {
 		Title:       "Apply a diff",
 		Description: "Apply a unified or git diff (many files, new, deleted and renamed ones) all or nothing: every hunk is placed tolerantly and checked before any file is replaced atomically.",
 		Timeout:     60 * time.Second,
-	}, s.handleDiff)
+	}, s.handleDiff).WithMaxLength("diff_text", tool.MaxTextLength)
 }
 
 // change is one file's planned change.
@@ -57,9 +57,12 @@ type change struct {
 }
 
 func (s *Set) handleDiff(ctx context.Context, call *tool.Call, in diffIn) (diffOut, error) {
+	if err := checkLines("diff_text", in.DiffText); err != nil {
+		return diffOut{}, err
+	}
 	diffs, err := patch.Parse(in.DiffText)
 	if err != nil {
-		return diffOut{}, tool.Wrap(tool.InvalidArgument, err, "diff_text is not a diff hostmcp can read: %v", err).
+		return diffOut{}, tool.Wrap(tool.InvalidArgument, err, "diff_text is not a diff hostmcp can read: %s", tool.Clip(err.Error())).
 			WithSuggestion("Send unified diff text: '--- a/path' and '+++ b/path' lines, then '@@ -l,n +l,n @@' hunks.")
 	}
 	roots, release, err := s.roots.ForCall(ctx, call)
@@ -78,7 +81,7 @@ func (s *Set) handleDiff(ctx context.Context, call *tool.Call, in diffIn) (diffO
 		plan = append(plan, c)
 	}
 	if len(problems) > 0 {
-		return diffOut{}, tool.Errorf(tool.PatchRejected, "nothing was written; %d of %d files cannot be patched:\n%s", len(problems), len(diffs), strings.Join(problems, "\n")).
+		return diffOut{}, tool.Errorf(tool.PatchRejected, "nothing was written; %d of %d files cannot be patched:\n%s", len(problems), len(diffs), firstProblems(problems)).
 			WithSuggestion("Read the files as they are now (fs_read) and regenerate the rejected hunks with more context, or use fs_patch_block for a small change.")
 	}
 	out := diffOut{DryRun: in.DryRun, Files: []fileResult{}}
@@ -86,9 +89,9 @@ func (s *Set) handleDiff(ctx context.Context, call *tool.Call, in diffIn) (diffO
 		out.HunksApplied += len(c.res.Hunks)
 		for _, h := range c.res.Hunks {
 			if h.Whitespace {
-				call.Warn("%s hunk %d was placed by ignoring white space (at line %d)", c.res.Path, h.Hunk, h.Line)
+				call.Warn("%s hunk %d was placed by ignoring white space (at line %d)", tool.Clip(c.res.Path), h.Hunk, h.Line)
 			} else if h.Fuzz > 0 {
-				call.Warn("%s hunk %d was placed with fuzz %d (context lines ignored) at line %d", c.res.Path, h.Hunk, h.Fuzz, h.Line)
+				call.Warn("%s hunk %d was placed with fuzz %d (context lines ignored) at line %d", tool.Clip(c.res.Path), h.Hunk, h.Fuzz, h.Line)
 			}
 		}
 	}
@@ -139,14 +142,14 @@ func planFile(roots *fsroot.Set, d patch.FileDiff, write bool) (*change, error) 
 	case d.IsNew:
 		c.res = fileResult{Path: d.NewPath, Action: "created"}
 		if _, err := c.newLoc.Lstat(); err == nil {
-			return nil, fmt.Errorf("%s: the diff creates it, but it already exists", d.NewPath)
+			return nil, fmt.Errorf("%s: the diff creates it, but it already exists", tool.Clip(d.NewPath))
 		}
 	case d.IsDelete:
 		c.res = fileResult{Path: d.OldPath, Action: "deleted"}
 	case d.OldPath != d.NewPath:
 		c.res = fileResult{Path: d.NewPath, From: d.OldPath, Action: "renamed"}
 		if _, err := c.newLoc.Lstat(); err == nil {
-			return nil, fmt.Errorf("%s: the diff renames %s to it, but it already exists", d.NewPath, d.OldPath)
+			return nil, fmt.Errorf("%s: the diff renames %s to it, but it already exists", tool.Clip(d.NewPath), tool.Clip(d.OldPath))
 		}
 	default:
 		c.res = fileResult{Path: d.NewPath, Action: "modified"}
@@ -161,15 +164,29 @@ func planFile(roots *fsroot.Set, d patch.FileDiff, write bool) (*change, error) 
 	lines, places, rejects := patch.Apply(patch.Split(c.old), d.Hunks)
 	if len(rejects) > 0 {
 		var r []string
-		for _, x := range rejects {
-			r = append(r, fmt.Sprintf("%s hunk %d of %d: %s", c.res.Path, x.Hunk, len(d.Hunks), x.Reason))
+		for _, x := range rejects[:min(len(rejects), shownProblems)] {
+			r = append(r, fmt.Sprintf("%s hunk %d of %d: %s", tool.Clip(c.res.Path), x.Hunk, len(d.Hunks), x.Reason))
+		}
+		if len(rejects) > shownProblems {
+			r = append(r, fmt.Sprintf("... and %d more hunks of %s", len(rejects)-shownProblems, tool.Clip(c.res.Path)))
 		}
 		return nil, fmt.Errorf("%s", strings.Join(r, "\n"))
 	}
 	c.res.Hunks = append([]patch.Placement{}, places...)
 	c.newBytes = patch.Join(lines)
 	if d.IsDelete && len(c.newBytes) > 0 {
-		return nil, fmt.Errorf("%s: the diff deletes it, but %d bytes it does not mention would remain", d.OldPath, len(c.newBytes))
+		return nil, fmt.Errorf("%s: the diff deletes it, but %d bytes it does not mention would remain", tool.Clip(d.OldPath), len(c.newBytes))
 	}
 	return c, nil
+}
+
+// shownProblems is how many files, and hunks of a file, a rejection
+// lists; a count says how many more there were.
+const shownProblems = 10
+
+func firstProblems(problems []string) string {
+	if len(problems) <= shownProblems {
+		return strings.Join(problems, "\n")
+	}
+	return strings.Join(problems[:shownProblems], "\n") + fmt.Sprintf("\n... and %d more files", len(problems)-shownProblems)
 }

@@ -59,7 +59,7 @@ func (s *Set) handleDelete(ctx context.Context, call *tool.Call, in deleteIn) (d
 	}
 	out := deleteOut{Path: loc.Abs(), Type: typeName(st.Mode()), TotalPaths: 1}
 	if st.IsDir() && !in.Recursive {
-		return deleteOut{}, tool.Errorf(tool.IsDirectory, "%q is a directory", in.Path).
+		return deleteOut{}, tool.Errorf(tool.IsDirectory, "%q is a directory", tool.Clip(in.Path)).
 			WithSuggestion("Pass recursive: true to delete it and everything in it (dry_run: true lists what would go).")
 	}
 	if in.DryRun {

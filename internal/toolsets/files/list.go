@@ -70,7 +70,7 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	}
 	if in.FileGlob != "" {
 		if _, err := path.Match(in.FileGlob, ""); err != nil {
-			return listOut{}, tool.Errorf(tool.InvalidArgument, "file_glob %q is not a valid glob: %v", in.FileGlob, err)
+			return listOut{}, tool.Errorf(tool.InvalidArgument, "file_glob %q is not a valid glob: %v", tool.Clip(in.FileGlob), err)
 		}
 	}
 	if in.Path == "" {
@@ -92,7 +92,7 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	defer fence.Close()
 	dirInfo, err := fence.Stat()
 	if err != nil {
-		return listOut{}, tool.Wrap(tool.ExecutionFailed, err, "%q: %v", tool.Clip(in.Path), err)
+		return listOut{}, tool.Wrap(tool.ExecutionFailed, err, "%s: %s", tool.Clip(in.Path), tool.Clip(err.Error()))
 	}
 	var all []entry
 	var z *sizer

@@ -81,7 +81,7 @@ func (s *Set) handleRead(ctx context.Context, call *tool.Call, in readIn) (readO
 	if size <= handleMaxBytes {
 		whole = make([]byte, size)
 		if _, err := io.ReadFull(f, whole); err != nil {
-			return readOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading %q: %v", in.Path, err)
+			return readOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading %q: %s", tool.Clip(in.Path), tool.Clip(err.Error()))
 		}
 		ra = bytes.NewReader(whole)
 	}
@@ -90,7 +90,7 @@ func (s *Set) handleRead(ctx context.Context, call *tool.Call, in readIn) (readO
 	}
 	w, err := readWindow(ra, size, in.OffsetLines, in.MaxLines)
 	if err != nil {
-		return readOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading %q: %v", in.Path, err)
+		return readOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading %q: %s", tool.Clip(in.Path), tool.Clip(err.Error()))
 	}
 	out := readOut{
 		Content: strings.Join(w.Lines, ""),
@@ -139,12 +139,12 @@ func (s *Set) handleRead(ctx context.Context, call *tool.Call, in readIn) (readO
 func checkText(ra io.ReaderAt, size int64, given string) error {
 	head := make([]byte, min(size, 8192))
 	if _, err := ra.ReadAt(head, 0); err != nil && err != io.EOF {
-		return tool.Wrap(tool.ExecutionFailed, err, "reading %q: %v", given, err)
+		return tool.Wrap(tool.ExecutionFailed, err, "reading %q: %s", tool.Clip(given), tool.Clip(err.Error()))
 	}
 	if bytes.IndexByte(head, 0) < 0 {
 		return nil
 	}
-	return tool.Errorf(tool.BinaryFile, "%q is a binary file (%d bytes, %s)", given, size, detectType(head)).
+	return tool.Errorf(tool.BinaryFile, "%q is a binary file (%d bytes, %s)", tool.Clip(given), size, detectType(head)).
 		WithSuggestion("Only text files can be read; search_files and fs_list show its metadata.")
 }
 

@@ -33,12 +33,12 @@ func (s *Set) write() *tool.Def {
 		Kind:        tool.Destructive,
 		Title:       "Write a text file",
 		Description: "Replace (atomically, keeping the file mode) or append to a text file inside the allowed roots, optionally only if its current sha256 matches.",
-	}, s.handleWrite).WithEnum("mode", "rewrite", "append")
+	}, s.handleWrite).WithEnum("mode", "rewrite", "append").WithMaxLength("content", tool.MaxTextLength)
 }
 
 func (s *Set) handleWrite(ctx context.Context, call *tool.Call, in writeIn) (writeOut, error) {
 	if in.ExpectedSHA256 != "" && !hexSHA.MatchString(in.ExpectedSHA256) {
-		return writeOut{}, tool.Errorf(tool.InvalidArgument, "expected_sha256 must be 64 lowercase hex digits, not %q", in.ExpectedSHA256)
+		return writeOut{}, tool.Errorf(tool.InvalidArgument, "expected_sha256 must be 64 lowercase hex digits, not %q", tool.Clip(in.ExpectedSHA256))
 	}
 	roots, release, err := s.roots.ForCall(ctx, call)
 	if err != nil {

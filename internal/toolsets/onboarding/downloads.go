@@ -83,7 +83,7 @@ func (s *Set) organizeDownloads(ctx context.Context, call *tool.Call, p string, 
 	}
 	ents, err := fs.ReadDir(dir.Root.OS().FS(), dir.Rel)
 	if err != nil {
-		return runOut{}, tool.Wrap(tool.NotADirectory, err, "reading %q: %v", p, err)
+		return runOut{}, tool.Wrap(tool.NotADirectory, err, "reading %q: %s", tool.Clip(p), tool.Clip(err.Error()))
 	}
 	det := downloadsDetails{Path: dir.Abs(), Applied: apply, ByCategory: map[string]int{}, Left: []string{}, Moves: []move{}}
 	for _, e := range ents {

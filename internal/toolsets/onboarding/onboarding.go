@@ -81,7 +81,7 @@ func (s *Set) handleRun(ctx context.Context, call *tool.Call, in runIn) (runOut,
 	case "organize_downloads":
 		return s.organizeDownloads(ctx, call, in.Path, in.Apply)
 	}
-	return runOut{}, tool.Errorf(tool.InvalidArgument, "unknown flow %q", in.FlowName)
+	return runOut{}, tool.Errorf(tool.InvalidArgument, "unknown flow %q", tool.Clip(in.FlowName))
 }
 
 // callTool runs another tool and decodes its data into out. A failure is

@@ -42,7 +42,7 @@ func (s *Set) handleCgroup(ctx context.Context, call *tool.Call, in cgroupIn) (h
 	case errors.Is(err, hostinfo.ErrPIDNotFound):
 		return hostinfo.CgroupSummary{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
 	case errors.Is(err, hostinfo.ErrCgroupNotFound):
-		return hostinfo.CgroupSummary{}, tool.Errorf(tool.CgroupNotFound, "%v", err)
+		return hostinfo.CgroupSummary{}, tool.Errorf(tool.CgroupNotFound, "%s", tool.Clip(err.Error())) // it quotes cgroup_path
 	case err != nil:
 		return hostinfo.CgroupSummary{}, tool.Wrap(tool.ExecutionFailed, err, "finding the cgroup: %v", err)
 	}

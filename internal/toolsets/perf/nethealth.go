@@ -47,8 +47,8 @@ func (s *Set) handleNet(ctx context.Context, call *tool.Call, in netIn) (hostinf
 		sm.gauges.Listeners = s.listeners(call, in.PID)
 	}
 	nh, err := hostinfo.BuildNetHealth(sm.before, sm.after, sm.gauges, in.Interface, withTCP)
-	if errors.Is(err, hostinfo.ErrNoInterface) {
-		return hostinfo.NetHealth{}, tool.Errorf(tool.DeviceNotFound, "%v", err).
+	if errors.Is(err, hostinfo.ErrNoInterface) { // its message quotes interface
+		return hostinfo.NetHealth{}, tool.Errorf(tool.DeviceNotFound, "%s", tool.Clip(err.Error())).
 			WithSuggestion("Leave interface out to see every interface, or use a name perf_snapshot lists under network.interfaces.")
 	}
 	return nh, err

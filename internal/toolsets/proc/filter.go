@@ -23,11 +23,11 @@ func (s *Set) matcher(in *listIn) (*matcher, error) {
 	if in.User != "" {
 		uid, ok := s.users.UID(in.User)
 		if !ok {
-			return nil, tool.Errorf(tool.InvalidArgument, "user %q: no such user on this host", in.User).
+			return nil, tool.Errorf(tool.InvalidArgument, "user %q: no such user on this host", tool.Clip(in.User)).
 				WithSuggestion("Pass a user name from /etc/passwd or a numeric uid, or leave user out.")
 		}
 		if uid != s.uid && !s.deps.Config.ListOtherUsers {
-			return nil, tool.Errorf(tool.PermissionDenied, "user %q: only this server's user's processes may be listed here", in.User).
+			return nil, tool.Errorf(tool.PermissionDenied, "user %q: only this server's user's processes may be listed here", tool.Clip(in.User)).
 				WithSuggestion("Leave user out; the operator can set list_other_users = true in [process] to list other users' processes.")
 		}
 		m.uid, m.byUID = uid, true

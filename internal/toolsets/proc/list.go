@@ -16,7 +16,7 @@ type listIn struct {
 	User       string `json:"user,omitempty" jsonschema:"only processes of this user name or numeric uid"`
 	Name       string `json:"name,omitempty" jsonschema:"only processes whose name (comm, e.g. nginx) contains this, case-insensitive"`
 	Command    string `json:"command,omitempty" jsonschema:"only processes whose command line contains this, case-insensitive"`
-	PIDs       []int  `json:"pids,omitempty" jsonschema:"only these pids (at most 1000)"`
+	PIDs       []int  `json:"pids,omitempty" jsonschema:"only these pids"`
 	Sort       string `json:"sort,omitempty" jsonschema:"cpu (default, highest first), mem (highest first), pid (lowest first) or start (newest first)"`
 }
 
@@ -59,7 +59,8 @@ func (s *Set) list() *tool.Def {
 		Title:       "List processes",
 		Description: "Processes with CPU percent (over 200 ms, or since the previous call), memory, state, threads, start time and command line, read from /proc; filter by user, name, command or pids.",
 		Timeout:     5 * time.Second,
-	}, s.handleList).WithEnum("sort", "cpu", "mem", "pid", "start").WithRange("max_results", 1, maxMaxResults)
+	}, s.handleList).WithEnum("sort", "cpu", "mem", "pid", "start").WithRange("max_results", 1, maxMaxResults).
+		WithMaxItems("pids", maxPIDFilter, 0)
 }
 
 func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listOut, error) {

@@ -78,7 +78,7 @@ func (s *Set) ioSnapshot(ctx context.Context, call *tool.Call, dur time.Duration
 		}
 	}
 	if device != "" && len(out.Devices) == 0 {
-		return ioLatencyOut{}, tool.Errorf(tool.DeviceNotFound, "no block device %q", device)
+		return ioLatencyOut{}, tool.Errorf(tool.DeviceNotFound, "no block device %q", tool.Clip(device))
 	}
 	return out, nil
 }

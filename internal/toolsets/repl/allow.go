@@ -41,7 +41,7 @@ func (s *Set) program(argv []string) (name, path string, err error) {
 			return p, path, nil
 		}
 		if given == p {
-			return "", "", tool.Errorf(tool.ToolNotFound, "%s is allowlisted but not installed on this host", given).
+			return "", "", tool.Errorf(tool.ToolNotFound, "%s is allowlisted but not installed on this host", tool.Clip(given)).
 				WithSuggestion("Use one of the installed programs: %s.", strings.Join(s.available(), ", "))
 		}
 	}
@@ -71,7 +71,7 @@ func (s *Set) environ(vars map[string]string, home string) ([]string, error) {
 	}
 	env, err := s.exec.Env(extra)
 	if err != nil {
-		return nil, tool.Errorf(tool.InvalidArgument, "env: %v", err).
+		return nil, tool.Errorf(tool.InvalidArgument, "env: %s", tool.Clip(err.Error())).
 			WithSuggestion("Leave PATH and LD_* out of env: PATH is fixed and the loader's variables are never passed.")
 	}
 	return env, nil

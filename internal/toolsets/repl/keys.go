@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // namedKeys are the bytes a terminal sends for each key. Arrows use the
@@ -49,7 +51,7 @@ func keyBytes(name string) (string, error) {
 			return "\x1c", nil
 		}
 	}
-	return "", fmt.Errorf("unknown key %q; known keys: %s", name, keyNames())
+	return "", fmt.Errorf("unknown key %q; known keys: %s", tool.Clip(name), keyNames())
 }
 
 // pipeSignals are what a terminal's line discipline would turn these bytes

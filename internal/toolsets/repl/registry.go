@@ -96,7 +96,7 @@ func (r *registry) get(id string) (*session, error) {
 	r.mu.Unlock()
 	if !ok {
 		return nil, tool.Errorf(tool.ProcessNotFound, "no session %q: it never existed, or it finished more than repl.retention (%s) ago",
-			id, r.conf.Retention.Duration).WithSuggestion("List sessions with proc_sessions, or start one with proc_start.")
+			tool.Clip(id), r.conf.Retention.Duration).WithSuggestion("List sessions with proc_sessions, or start one with proc_start.")
 	}
 	return s, nil
 }

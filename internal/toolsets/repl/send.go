@@ -38,7 +38,7 @@ func (s *Set) send() *tool.Def {
 		Title:       "Send input to a session",
 		Description: "Type text (Enter appended by default) and control keys such as ctrl-c or up into a session; read the reaction with proc_read.",
 		Timeout:     15 * time.Second,
-	}, s.handleSend)
+	}, s.handleSend).WithMaxLength("input", maxInput)
 }
 
 func (s *Set) handleSend(ctx context.Context, call *tool.Call, in sendIn) (sendOut, error) {

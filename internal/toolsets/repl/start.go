@@ -46,7 +46,7 @@ func (s *Set) start() *tool.Def {
 		Title:       "Start an interactive session",
 		Description: "Start an allowlisted interactive program (python3, node, ...) under a pseudo-terminal and return its proc_id and first output; continue with proc_send and proc_read.",
 		Timeout:     40 * time.Second,
-	}, s.handleStart).WithRange("wait_ms", 0, 30000)
+	}, s.handleStart).WithRange("wait_ms", 0, 30000).WithMaxItems("command", maxArgs, maxArgBytes)
 }
 
 func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (startOut, error) {
@@ -107,7 +107,7 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 		if te := (*tool.Error)(nil); errors.As(err, &te) {
 			return startOut{}, te
 		}
-		return startOut{}, tool.Wrap(tool.ExecutionFailed, err, "starting %s: %v", tool.Clip(in.Command[0]), err)
+		return startOut{}, tool.Wrap(tool.ExecutionFailed, err, "starting %s: %s", tool.Clip(in.Command[0]), tool.Clip(err.Error()))
 	}
 	if conf.warning != "" {
 		call.Warn("%s", conf.warning)

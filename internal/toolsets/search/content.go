@@ -48,7 +48,8 @@ func (s *Set) content() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Title:       "Search file contents",
 		Description: "Search text files under a directory for a regex or literal, honouring .gitignore and skipping hidden and binary files; returns hits with context lines.",
-	}, s.handleContent).WithRange("context_lines", 0, 10).WithRange("max_results", 0, 1000).WithEnum("engine", "auto", "rg", "native")
+	}, s.handleContent).WithRange("context_lines", 0, 10).WithRange("max_results", 0, 1000).WithEnum("engine", "auto", "rg", "native").
+		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern)
 }
 
 // searchReq is a validated search_content call. Close it when done.
@@ -134,14 +135,13 @@ func (s *Set) prepare(roots *fsroot.Set, in contentIn) (*searchReq, error) {
 	if in.IgnoreCase != nil {
 		ignoreCase = *in.IgnoreCase
 	}
-	flags := "(?m)"
+	flags := "m"
 	if ignoreCase {
-		flags = "(?mi)"
+		flags = "mi"
 	}
-	re, err := regexp.Compile(flags + expr)
+	re, err := tool.CompileRegexp("pattern", expr, flags)
 	if err != nil {
-		return nil, tool.Errorf(tool.InvalidArgument, "pattern %q is not a valid regular expression: %v", in.Pattern, err).
-			WithSuggestion("Use Go RE2 syntax (no lookaround or backreferences), or pass literal: true.")
+		return nil, err
 	}
 	if _, err := compileGlob(in.FileGlob); err != nil {
 		return nil, err

@@ -46,7 +46,8 @@ func (s *Set) files() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Title:       "Find files by name",
 		Description: "Find regular files under a directory whose name matches a glob or substring, honouring .gitignore and skipping hidden files by default.",
-	}, s.handleFiles).WithRange("max_results", 0, 2000).WithEnum("engine", "auto", "rg", "native")
+	}, s.handleFiles).WithRange("max_results", 0, 2000).WithEnum("engine", "auto", "rg", "native").
+		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern)
 }
 
 // nameMatcher builds the file-name test from pattern.
@@ -62,7 +63,7 @@ func nameMatcher(pattern string, caseSensitive bool) (func(string) bool, error) 
 	}
 	if strings.ContainsAny(pattern, "*?[") {
 		if _, err := path.Match(pattern, ""); err != nil {
-			return nil, tool.Errorf(tool.InvalidArgument, "pattern %q is not a valid glob: %v", pattern, err)
+			return nil, tool.Errorf(tool.InvalidArgument, "pattern %q is not a valid glob: %v", tool.Clip(pattern), err)
 		}
 		return func(name string) bool { ok, _ := path.Match(pattern, fold(name)); return ok }, nil
 	}
@@ -118,9 +119,7 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	} else {
 		w := newWalker(req.loc, req.fence, req.filter())
 		err = w.walk(ctx, add)
-		if w.skipped > 0 {
-			call.Warn("%d directories could not be read", w.skipped)
-		}
+		w.warn(call)
 	}
 	if err != nil {
 		return filesOut{}, err

@@ -43,7 +43,7 @@ func parseGlob(line string) (glob, bool, error) {
 		expr += "(?:.*/)?"
 	}
 	expr += globExpr(line) + "$"
-	re, err := regexp.Compile(expr)
+	re, err := regexp.Compile(expr) // bounded by the glob's length: a few instructions per character
 	if err != nil {
 		return glob{}, false, err
 	}
@@ -138,16 +138,32 @@ type ignoreFile struct {
 	pats []glob
 }
 
-func parseIgnore(dir string, data []byte) *ignoreFile {
+// maxIgnorePatterns bounds the .gitignore patterns one native walk
+// compiles, about 1 KiB each once compiled: a tree whose .gitignore files
+// hold a million one-character lines must not cost a gigabyte. The largest
+// real trees hold a few thousand.
+const maxIgnorePatterns = 20_000
+
+// parseIgnore compiles the patterns of one .gitignore, at most *budget of
+// them (which it decreases), and returns how many it left out. A line
+// longer than maxPattern is left out too: no path is that long.
+func parseIgnore(dir string, data []byte, budget *int) (*ignoreFile, int) {
 	f := &ignoreFile{dir: dir}
+	dropped := 0
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 4096), 1<<20)
 	for sc.Scan() {
-		if g, ok, err := parseGlob(sc.Text()); ok && err == nil {
+		line := sc.Bytes()
+		if len(line) > maxPattern || *budget == 0 {
+			dropped++
+			continue
+		}
+		if g, ok, err := parseGlob(string(line)); ok && err == nil {
 			f.pats = append(f.pats, g)
+			*budget--
 		}
 	}
-	return f
+	return f, dropped
 }
 
 // match reports whether a pattern matches rel (relative to the search

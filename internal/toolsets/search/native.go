@@ -66,9 +66,7 @@ func contentNative(ctx context.Context, req *searchReq, call *tool.Call) ([]Hit,
 	if err != nil {
 		return nil, false, err
 	}
-	if w.skipped > 0 {
-		call.Warn("%d directories could not be read (permission denied or removed during the search)", w.skipped)
-	}
+	w.warn(call)
 	return hits, true, nil
 }
 

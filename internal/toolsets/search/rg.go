@@ -22,7 +22,8 @@ import (
 // repository. The native walker implements exactly this.
 func rgBase(o *options) []string {
 	a := []string{"--no-config", "--no-messages", "--color=never",
-		"--no-ignore-global", "--no-ignore-exclude", "--no-ignore-parent", "--no-ignore-dot", "--no-require-git"}
+		"--no-ignore-global", "--no-ignore-exclude", "--no-ignore-parent", "--no-ignore-dot", "--no-require-git",
+		"--regex-size-limit=" + rgSizeLimit, "--dfa-size-limit=" + rgSizeLimit}
 	if o.hidden {
 		a = append(a, "--hidden")
 	}
@@ -39,6 +40,15 @@ func rgBase(o *options) []string {
 	}
 	return a
 }
+
+// rgSizeLimit bounds the regex ripgrep compiles and the lazy DFA each of its
+// threads builds: over it ripgrep refuses the pattern (or, for the DFA,
+// falls back to a slower engine) rather than grow. ripgrep's own limits are
+// 100 MB and 1000 MB per thread, whatever its --help says: \w{500} kept it
+// busy 13 s at 147 MB before it answered. At 10M it refuses large counted
+// Unicode classes (\w{100}) at once, and the native engine, whose program
+// is bounded by MaxRegexpInsts, takes them.
+const rgSizeLimit = "10M"
 
 // runRg runs rg with its working directory set to the search root through
 // /proc/self/fd: the child changes into the very directory opened through
@@ -95,20 +105,31 @@ func runRg(ctx context.Context, ex *execx.Runner, loc fsroot.Loc, args []string,
 		return res, err
 	}
 	if res.ExitCode == 2 && !stopped {
-		msg := strings.TrimSpace(string(res.Stderr))
-		if strings.Contains(msg, "regex parse error") || strings.Contains(msg, "error parsing glob") {
-			return res, tool.Errorf(tool.InvalidArgument, "ripgrep refused the pattern: %s", firstLines(msg, 4))
+		msg := string(res.Stderr)
+		switch {
+		case strings.Contains(msg, "exceeds size limit"):
+			return res, tool.Errorf(tool.InvalidArgument, "ripgrep refused the pattern: %s", rgMessage(msg)).
+				WithSuggestion("Simplify the pattern: fewer counted repetitions, ASCII classes such as [A-Za-z0-9_] for \\w; or use engine native.")
+		case strings.Contains(msg, "regex parse error"), strings.Contains(msg, "error parsing glob"):
+			return res, tool.Errorf(tool.InvalidArgument, "ripgrep refused the pattern: %s", rgMessage(msg))
 		}
 	}
 	return res, nil
 }
 
-func firstLines(s string, n int) string {
-	l := strings.SplitN(s, "\n", n+1)
-	if len(l) > n {
-		l = l[:n]
+// rgMessage is ripgrep's error in a few words: its first lines, each
+// clipped, without the line of carets that points into the pattern.
+func rgMessage(stderr string) string {
+	var parts []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if l = strings.TrimSpace(l); l != "" && strings.Trim(l, "^~ ") != "" {
+			parts = append(parts, tool.Clip(l))
+		}
+		if len(parts) == 4 {
+			break
+		}
 	}
-	return strings.Join(l, " ")
+	return strings.Join(parts, " ")
 }
 
 // rgPath strips rg's "./" prefix.

@@ -67,8 +67,17 @@ func (s *Set) engine(choice string) (string, error) {
 	case "native":
 		return "native", nil
 	}
-	return "", tool.Errorf(tool.InvalidArgument, "engine must be auto, rg or native, not %q", choice)
+	return "", tool.Errorf(tool.InvalidArgument, "engine must be auto, rg or native, not %q", tool.Clip(choice))
 }
+
+// maxPattern bounds pattern and file_glob, in characters: 4096, the
+// kernel's PATH_MAX, as every path argument. A pattern an agent writes is
+// tens of characters and a long alternation of names a few hundred; a
+// search that needs more is better narrowed than enumerated. Each
+// character costs compile time here and in ripgrep, and a 3 MB pattern
+// once took 1 GB to compile before ripgrep's argv refused it (128 KiB per
+// argument at most).
+const maxPattern = 4096
 
 // compileGlob checks a file_glob the way both engines read it.
 func compileGlob(g string) (*glob, error) {
@@ -77,7 +86,7 @@ func compileGlob(g string) (*glob, error) {
 	}
 	gl, ok, err := parseGlob(g)
 	if err != nil || !ok {
-		return nil, tool.Errorf(tool.InvalidArgument, "file_glob %q is not a valid glob", g)
+		return nil, tool.Errorf(tool.InvalidArgument, "file_glob %q is not a valid glob", tool.Clip(g))
 	}
 	return &gl, nil
 }

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // walker enumerates the regular files under a search root the way ripgrep
@@ -23,10 +24,24 @@ type walker struct {
 	filter filter
 	// skipped counts directories that could not be read.
 	skipped int
+	// ignoreBudget is how many more .gitignore patterns may be compiled;
+	// ignoreDropped counts those left out past it.
+	ignoreBudget  int
+	ignoreDropped int
 }
 
 func newWalker(loc fsroot.Loc, fence *fsroot.Fence, f filter) *walker {
-	return &walker{root: loc.Root.OS(), base: loc.Rel, fence: fence, filter: f}
+	return &walker{root: loc.Root.OS(), base: loc.Rel, fence: fence, filter: f, ignoreBudget: maxIgnorePatterns}
+}
+
+// warn tells the call what the walk could not do.
+func (w *walker) warn(call *tool.Call) {
+	if w.skipped > 0 {
+		call.Warn("%d directories could not be read (permission denied or removed during the search)", w.skipped)
+	}
+	if w.ignoreDropped > 0 {
+		call.Warn("%d .gitignore lines were not applied: longer than %d bytes, or past the first %d patterns of this search", w.ignoreDropped, maxPattern, maxIgnorePatterns)
+	}
 }
 
 // full turns a path relative to the search root into one relative to root.
@@ -113,7 +128,9 @@ func (w *walker) readIgnore(rel string) *ignoreFile {
 	if err != nil {
 		return nil
 	}
-	return parseIgnore(rel, data)
+	ig, dropped := parseIgnore(rel, data, &w.ignoreBudget)
+	w.ignoreDropped += dropped
+	return ig
 }
 
 // openFile opens a file found by a walk (or reported by rg) through the

@@ -39,7 +39,7 @@ func parseSince(since string, now time.Time) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339Nano, since); err == nil {
 		return t, nil
 	}
-	return time.Time{}, tool.Errorf(tool.InvalidArgument, "since %q: want a duration back from now such as 1h or 30m, or an RFC 3339 time", since).
+	return time.Time{}, tool.Errorf(tool.InvalidArgument, "since %q: want a duration back from now such as 1h or 30m, or an RFC 3339 time", tool.Clip(since)).
 		WithSuggestion("Use since: \"24h\" for the last day, or leave it out for every kept record.")
 }
 

@@ -58,6 +58,8 @@ const (
 	maxLogLines     = 1000
 	maxSince        = 720 * time.Hour
 	maxMessage      = 2000
+	// maxGrep bounds grep: a filter, not a program.
+	maxGrep = 256
 )
 
 var (
@@ -75,7 +77,7 @@ func (s *Set) logs() *tool.Def {
 		Timeout:      10 * time.Second,
 		OffByDefault: true, // logs hold user names, addresses and secrets: spec 002 section 5.3.2
 	}, s.handleLogs).WithEnum("source", "journal", "file", "kernel").WithEnum("priority", "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug").
-		WithRange("lines", 1, maxLogLines)
+		WithRange("lines", 1, maxLogLines).WithMaxLength("grep", maxGrep).WithMaxLength("unit", maxUnitPattern)
 }
 
 func (s *Set) handleLogs(ctx context.Context, call *tool.Call, in logsIn) (logsOut, error) {
@@ -107,7 +109,7 @@ func (s *Set) handleLogs(ctx context.Context, call *tool.Call, in logsIn) (logsO
 func parseLogQuery(in *logsIn, now time.Time) (*logQuery, error) {
 	q := &logQuery{lines: cmp.Or(in.Lines, defaultLogLines), priority: -1, file: in.File, source: in.Source}
 	if q.source != "" && !slices.Contains(logSources, q.source) {
-		return nil, tool.Errorf(tool.InvalidArgument, "source %q: want one of %s", in.Source, strings.Join(logSources, ", "))
+		return nil, tool.Errorf(tool.InvalidArgument, "source %q: want one of %s", tool.Clip(in.Source), strings.Join(logSources, ", "))
 	}
 	if q.file != "" && q.source == "" {
 		q.source = "file"
@@ -117,7 +119,7 @@ func parseLogQuery(in *logsIn, now time.Time) (*logQuery, error) {
 	}
 	if in.Unit != "" {
 		if !unitName.MatchString(in.Unit) {
-			return nil, tool.Errorf(tool.InvalidArgument, "unit %q: want a unit name such as nginx.service", in.Unit)
+			return nil, tool.Errorf(tool.InvalidArgument, "unit %q: want a unit name such as nginx.service", tool.Clip(in.Unit))
 		}
 		q.unit = in.Unit
 		q.program = in.Unit
@@ -128,23 +130,23 @@ func parseLogQuery(in *logsIn, now time.Time) (*logQuery, error) {
 	if in.Priority != "" {
 		q.priority = slices.Index(priorities, in.Priority)
 		if q.priority < 0 {
-			return nil, tool.Errorf(tool.InvalidArgument, "priority %q: want one of %s", in.Priority, strings.Join(priorities, ", "))
+			return nil, tool.Errorf(tool.InvalidArgument, "priority %q: want one of %s", tool.Clip(in.Priority), strings.Join(priorities, ", "))
 		}
 	}
 	if in.Since != "" {
 		d, err := time.ParseDuration(in.Since)
 		if err != nil || d <= 0 || d > maxSince {
-			return nil, tool.Errorf(tool.InvalidDuration, "since %q: want a positive duration up to %s, like 30m or 2h", in.Since, maxSince)
+			return nil, tool.Errorf(tool.InvalidDuration, "since %q: want a positive duration up to %s, like 30m or 2h", tool.Clip(in.Since), maxSince)
 		}
 		q.since = now.Add(-d)
 	}
 	if in.Grep != "" {
-		if len(in.Grep) > 256 {
-			return nil, tool.Errorf(tool.InvalidArgument, "grep: %d bytes; at most 256", len(in.Grep))
+		if len(in.Grep) > maxGrep {
+			return nil, tool.Errorf(tool.InvalidArgument, "grep: %d bytes; at most %d", len(in.Grep), maxGrep)
 		}
-		re, err := regexp.Compile("(?i)" + in.Grep)
+		re, err := tool.CompileRegexp("grep", in.Grep, "i")
 		if err != nil {
-			return nil, tool.Errorf(tool.InvalidArgument, "grep %q: not a regular expression: %v", in.Grep, err)
+			return nil, err
 		}
 		q.grep = re
 	}

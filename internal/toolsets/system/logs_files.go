@@ -24,7 +24,7 @@ const maxTailBytes = 4 << 20
 func (s *Set) tailFiles(ctx context.Context, call *tool.Call, q *logQuery, avail []string) (logsOut, error) {
 	out := logsOut{Source: "file", FilesAvailable: avail}
 	if q.file != "" && !slices.Contains(s.deps.LogFiles, q.file) {
-		return logsOut{}, tool.Errorf(tool.InvalidArgument, "file %q is not an allowlisted log file; allowed: %s", q.file, strings.Join(s.deps.LogFiles, ", ")).
+		return logsOut{}, tool.Errorf(tool.InvalidArgument, "file %q is not an allowlisted log file; allowed: %s", tool.Clip(q.file), strings.Join(s.deps.LogFiles, ", ")).
 			WithSuggestion("Leave file out, or pick one of files_available; the operator sets the list in [process] log_files.")
 	}
 	out.File = q.file

@@ -73,6 +73,10 @@ type servicesOut struct {
 	Pattern   string `json:"pattern"`
 }
 
+// maxUnitPattern bounds a glob over unit names: systemd's own names are at
+// most 256 characters.
+const maxUnitPattern = 256
+
 func (s *Set) services() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "sys_services",
@@ -80,13 +84,14 @@ func (s *Set) services() *tool.Def {
 		Title:       "Services",
 		Description: "Systemd units (running services by default) with their states, from systemd's D-Bus API; filter by state and a glob over names.",
 		Timeout:     5 * time.Second,
-	}, s.handleServices).WithEnum("state", "running", "active", "failed", "all").WithRange("max_results", 1, 1000)
+	}, s.handleServices).WithEnum("state", "running", "active", "failed", "all").WithRange("max_results", 1, 1000).
+		WithMaxLength("pattern", maxUnitPattern)
 }
 
 func (s *Set) handleServices(ctx context.Context, _ *tool.Call, in servicesIn) (servicesOut, error) {
 	out := servicesOut{State: cmp.Or(in.State, "running"), Pattern: cmp.Or(in.Pattern, "*.service")}
-	if len(out.Pattern) > 256 || strings.ContainsAny(out.Pattern, "\x00\n/") {
-		return servicesOut{}, tool.Errorf(tool.InvalidArgument, "pattern %q: want a glob over unit names such as nginx* (no '/', at most 256 bytes)", out.Pattern)
+	if len(out.Pattern) > maxUnitPattern || strings.ContainsAny(out.Pattern, "\x00\n/") {
+		return servicesOut{}, tool.Errorf(tool.InvalidArgument, "pattern %q: want a glob over unit names such as nginx* (no '/', at most %d bytes)", tool.Clip(out.Pattern), maxUnitPattern)
 	}
 	if err := s.systemdRunning(); err != nil {
 		return servicesOut{}, err

@@ -47,7 +47,7 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 	names := blockDevices()
 	var want uint32
 	if disk := diskOf(in.Device); disk != in.Device {
-		call.Warn("%s is a partition; the block layer reports requests against its disk, %s, which is traced", in.Device, disk)
+		call.Warn("%s is a partition; the block layer reports requests against its disk, %s, which is traced", tool.Clip(in.Device), disk)
 		in.Device = disk
 	}
 	if in.Device != "" {
@@ -62,7 +62,7 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 				known = append(known, n)
 			}
 			sort.Strings(known)
-			return histOut{}, tool.Errorf(tool.InvalidArgument, "no block device %q", in.Device).
+			return histOut{}, tool.Errorf(tool.InvalidArgument, "no block device %q", tool.Clip(in.Device)).
 				WithSuggestion("Use one of: %v (or major:minor).", known)
 		}
 	}

@@ -65,7 +65,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		return syscountOut{}, err
 	}
 	if len(in.Comm) > 15 {
-		call.Warn("comm %q is longer than the kernel keeps (15 bytes): matching on %q", in.Comm, in.Comm[:15])
+		call.Warn("comm %q is longer than the kernel keeps (15 bytes): matching on %q", tool.Clip(in.Comm), in.Comm[:15])
 	}
 	d := seconds(in.DurationSeconds, 10)
 	o := ebpf.SyscountOptions{TGID: uint32(max(in.PID, 0)), Comm: in.Comm, ErrorsOnly: in.IncludeErrors, Latency: in.IncludeLatency}
@@ -148,9 +148,8 @@ func (s *Set) handleExec(ctx context.Context, call *tool.Call, in execIn) (execO
 	var re *regexp.Regexp
 	if in.NamePattern != "" {
 		var err error
-		if re, err = regexp.Compile(in.NamePattern); err != nil {
-			return execOut{}, tool.Errorf(tool.InvalidArgument, "name_pattern is not a valid regular expression: %v", err).
-				WithSuggestion("Use RE2 syntax, for example ^python or (curl|wget).")
+		if re, err = tool.CompileRegexp("name_pattern", in.NamePattern, ""); err != nil {
+			return execOut{}, err
 		}
 	}
 	if err := preflight(""); err != nil {
