@@ -1,0 +1,128 @@
+// Package admit decides whether the server takes on more work: a gate on
+// the calls in flight, a lower one on the calls that start programs (child
+// processes or eBPF programs), a token bucket per client, and a gate on the
+// HTTP requests being handled. A call beyond them is refused at once with a
+// time to retry after, so a flood costs bounded memory and children and the
+// server stays responsive to everyone else.
+package admit
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+)
+
+// Options size the limits (config's [load] table).
+type Options struct {
+	MaxCalls           int
+	QueuedCalls        int
+	MaxProgramCalls    int
+	QueuedProgramCalls int
+	QueueWait          time.Duration
+	CallsPerSecond     float64
+	Burst              int
+	MaxHTTPRequests    int
+}
+
+// Control holds one server's limits. Every transport's calls go through
+// its Admit; programs started outside an admitted call take a slot of
+// Programs themselves (execx), so no path starts one uncounted.
+type Control struct {
+	calls    *Gate
+	programs *Gate
+	http     *Gate
+	rates    *Rates
+}
+
+// New builds the limits.
+func New(o *Options) *Control {
+	return &Control{
+		calls: NewGate(GateOptions{Name: "calls", What: "calls", Size: o.MaxCalls, Queue: o.QueuedCalls, Wait: o.QueueWait,
+			Settings: "[load] max_calls, queued_calls, queue_wait"}),
+		programs: NewGate(GateOptions{Name: "programs", What: "calls that start programs (searches, profiles, traces)",
+			Size: o.MaxProgramCalls, Queue: o.QueuedProgramCalls, Wait: o.QueueWait,
+			Settings: "[load] max_program_calls, queued_program_calls, queue_wait"}),
+		http: NewGate(GateOptions{Name: "http", What: "HTTP requests", Size: o.MaxHTTPRequests,
+			Settings: "[load] max_http_requests"}),
+		rates: NewRates(o.CallsPerSecond, o.Burst, "[load] calls_per_second, burst", nil),
+	}
+}
+
+// Calls bounds the tool calls in flight.
+func (c *Control) Calls() *Gate { return c.calls }
+
+// Programs bounds the calls, and children, that run programs.
+func (c *Control) Programs() *Gate { return c.programs }
+
+// HTTP bounds the HTTP requests being handled; it has no queue.
+func (c *Control) HTTP() *Gate { return c.http }
+
+// Rates are the clients' token buckets.
+func (c *Control) Rates() *Rates { return c.rates }
+
+// Admit lets one call in or refuses it: first the client's rate, then a
+// slot of Calls, then, for a call that starts programs, a slot of
+// Programs. The returned context marks the call as admitted; release gives
+// its slots back once its work has ended. A nil Control admits everything.
+//
+// A call made from inside an admitted call (an onboarding flow's steps) is
+// part of that call: it spends no token and no call slot, and takes a
+// program slot only if it needs one and the outer call holds none.
+func (c *Control) Admit(ctx context.Context, client string, startsPrograms bool) (context.Context, func(), error) {
+	noop := func() {}
+	if c == nil {
+		return ctx, noop, nil
+	}
+	if outer, ok := ctx.Value(ticketKey{}).(*ticket); ok {
+		if !startsPrograms || outer.holds(c.programs) {
+			return ctx, noop, nil
+		}
+		return c.enterPrograms(ctx, noop)
+	}
+	if r := c.rates.Take(client); r != nil {
+		return ctx, nil, r
+	}
+	releaseCall, err := c.calls.Enter(ctx)
+	if err != nil {
+		return ctx, nil, err
+	}
+	if startsPrograms {
+		return c.enterPrograms(ctx, releaseCall)
+	}
+	return context.WithValue(ctx, ticketKey{}, &ticket{}), releaseCall, nil
+}
+
+// enterPrograms takes a program slot for a call whose other slots outer
+// releases.
+func (c *Control) enterPrograms(ctx context.Context, outer func()) (context.Context, func(), error) {
+	releaseProg, err := c.programs.Enter(ctx)
+	if err != nil {
+		outer()
+		return ctx, nil, err
+	}
+	t := &ticket{programs: c.programs}
+	t.held.Store(true)
+	return context.WithValue(ctx, ticketKey{}, t), func() {
+		t.held.Store(false)
+		releaseProg()
+		outer()
+	}, nil
+}
+
+type ticketKey struct{}
+
+// ticket marks a context as an admitted call's, and says which program
+// slot it holds, if any.
+type ticket struct {
+	programs *Gate
+	held     atomic.Bool
+}
+
+func (t *ticket) holds(g *Gate) bool { return t.programs == g && t.held.Load() }
+
+// Holds reports whether ctx is an admitted call's that holds a slot of g
+// now: the children such a call starts run under its slot.
+func Holds(ctx context.Context, g *Gate) bool {
+	t, ok := ctx.Value(ticketKey{}).(*ticket)
+	return ok && t.holds(g)
+}
