@@ -49,14 +49,12 @@ func NewGate(o GateOptions) *Gate {
 // call more than once), or a *Refusal, or ctx's error when ctx ended while
 // waiting.
 func (g *Gate) Enter(ctx context.Context) (release func(), err error) {
-	select {
-	case g.slots <- struct{}{}:
-		return g.held(), nil
-	default:
+	if release, ok := g.TryEnter(); ok {
+		return release, nil
 	}
 	if g.waiting.Add(1) > int64(g.opts.Queue) {
 		g.waiting.Add(-1)
-		return nil, g.refuse(false)
+		return nil, g.Refuse()
 	}
 	defer g.waiting.Add(-1)
 	t := time.NewTimer(g.opts.Wait)
@@ -72,6 +70,21 @@ func (g *Gate) Enter(ctx context.Context) (release func(), err error) {
 		return nil, ctx.Err()
 	}
 }
+
+// TryEnter takes a free slot if there is one, without queueing and without
+// counting a refusal when there is none: the caller may still let the
+// request through another way, or call Refuse.
+func (g *Gate) TryEnter() (release func(), ok bool) {
+	select {
+	case g.slots <- struct{}{}:
+		return g.held(), true
+	default:
+		return nil, false
+	}
+}
+
+// Refuse counts a caller turned away by a full gate and says why.
+func (g *Gate) Refuse() *Refusal { return g.refuse(false) }
 
 func (g *Gate) held() func() {
 	start := time.Now()

@@ -44,7 +44,8 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	if err != nil {
 		return nil, fmt.Errorf("opening the state store in %s: %w", cfg.StateDir, err)
 	}
-	ex, err := execx.New(&execx.Options{Allowed: Programs, ExtraPath: cfg.Exec.ExtraPath})
+	load := server.NewAdmission(cfg)
+	ex, err := execx.New(&execx.Options{Allowed: Programs, ExtraPath: cfg.Exec.ExtraPath, Programs: load.Programs()})
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("resolving programs: %w", err)
@@ -52,11 +53,12 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{}), Calls: &tool.Dispatch{}}
 	a := &App{Config: cfg, Store: st, toolsets: catalog.Toolsets(deps)}
 	a.Server, err = server.New(server.Options{
-		Config:   cfg,
-		Store:    st,
-		Version:  version,
-		Logger:   log,
-		Toolsets: a.toolsets,
+		Config:    cfg,
+		Store:     st,
+		Version:   version,
+		Logger:    log,
+		Toolsets:  a.toolsets,
+		Admission: load,
 	})
 	if err != nil {
 		a.Close()
