@@ -126,3 +126,13 @@ func Holds(ctx context.Context, g *Gate) bool {
 	t, ok := ctx.Value(ticketKey{}).(*ticket)
 	return ok && t.holds(g)
 }
+
+// Unslotted reports whether ctx is an admitted call's that holds no program
+// slot: the call of a tool that does not declare that it starts programs.
+// What starts programs without execx's net (eBPF) refuses such a call, so a
+// tool that forgot the declaration fails its first end-to-end test instead
+// of running uncounted.
+func Unslotted(ctx context.Context) bool {
+	t, ok := ctx.Value(ticketKey{}).(*ticket)
+	return ok && !t.held.Load()
+}

@@ -23,6 +23,9 @@ func TestAdmitTakesSlots(t *testing.T) {
 	if c.Calls().InUse() != 1 || c.Programs().InUse() != 1 {
 		t.Errorf("in use: calls %d, programs %d; want 1, 1", c.Calls().InUse(), c.Programs().InUse())
 	}
+	if Unslotted(ctx) || Unslotted(context.Background()) {
+		t.Error("Unslotted is true of a program call, or of a context that is no call's")
+	}
 	// The program gate is full: a second program call is refused and gives
 	// back the call slot it took.
 	_, _, err = c.Admit(context.Background(), "a", true)
@@ -32,9 +35,12 @@ func TestAdmitTakesSlots(t *testing.T) {
 	if c.Calls().InUse() != 1 {
 		t.Errorf("the refused call kept its call slot: %d in use", c.Calls().InUse())
 	}
-	_, releaseLight, err := c.Admit(context.Background(), "a", false)
+	light, releaseLight, err := c.Admit(context.Background(), "a", false)
 	if err != nil {
 		t.Fatalf("a call that starts nothing, with a call slot free: %v", err)
+	}
+	if !Unslotted(light) {
+		t.Error("Unslotted is false of a call that holds no program slot")
 	}
 	_, _, err = c.Admit(context.Background(), "a", false)
 	if r, ok := AsRefusal(err); !ok || r.Limit != "calls" {

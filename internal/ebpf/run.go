@@ -15,6 +15,8 @@ import (
 	"github.com/cilium/ebpf/link"
 	"github.com/cilium/ebpf/ringbuf"
 	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/admit"
 )
 
 // Preflight says why eBPF cannot run here, or nil: it needs the kernel's
@@ -66,11 +68,18 @@ func tracepoint(group, name string, prog *ebpf.Program) attacher {
 // attached, then every 250 ms.
 type Progress func(elapsed time.Duration)
 
+// errUnslotted is a tool's bug, not the host's: eBPF programs attach only
+// for calls counted against [load] max_program_calls.
+var errUnslotted = errors.New("attaching eBPF programs from a call that holds no program slot: the tool must declare tool.Spec.Programs")
+
 // trace attaches every program, waits d (or until ctx ends), and detaches.
 // With a ring, each record is handed to onRecord, in one goroutine, until
 // the records submitted before detaching have all been read. A cancelled
 // context detaches at once and returns its error.
 func trace(ctx context.Context, d time.Duration, progress Progress, ring *ebpf.Map, onRecord func([]byte), attach ...attacher) error {
+	if admit.Unslotted(ctx) {
+		return errUnslotted
+	}
 	var links []link.Link
 	detach := func() {
 		// In parallel: each uprobe's release waits out an RCU grace period,

@@ -55,7 +55,7 @@ func writeTool(b *strings.Builder, d *Def) {
 	if d.Spec.Timeout > 0 {
 		fmt.Fprintf(b, " Default timeout: %s.", d.Spec.Timeout)
 	}
-	if d.Spec.StartsPrograms {
+	if d.Spec.Programs {
 		b.WriteString(" Starts programs: bounded by `[load] max_program_calls`.")
 	}
 	b.WriteString("\n\nArguments:")

@@ -19,7 +19,7 @@ func oneSlot() *admit.Control {
 // blockingDef is a tool whose calls wait until release is closed, noting
 // whether they ran under a program slot of c.
 func blockingDef(programs bool, c *admit.Control, started chan<- bool, release <-chan struct{}) *Def {
-	return New(Spec{Name: "block", Title: "Block", Description: "Wait.", Kind: ReadOnly, StartsPrograms: programs},
+	return New(Spec{Name: "block", Title: "Block", Description: "Wait.", Kind: ReadOnly, Programs: programs},
 		func(ctx context.Context, _ *Call, _ struct{}) (struct{}, error) {
 			started <- admit.Holds(ctx, c.Programs())
 			<-release
@@ -59,7 +59,7 @@ func TestRunnerAnswersBusy(t *testing.T) {
 	first := make(chan Result, 1)
 	go func() { first <- r.Run(context.Background(), Invocation{Def: d, Client: "a"}) }()
 	if held := <-started; !held {
-		t.Error("a StartsPrograms call ran without a program slot")
+		t.Error("a call of a Programs tool ran without a program slot")
 	}
 	res := r.Run(context.Background(), Invocation{Def: d, Client: "b"})
 	refusedEnvelope(t, d, res, Busy, "[load] max_calls")

@@ -88,7 +88,7 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 	call := &Call{Tool: inv.Def.Spec.Name, Session: inv.Session, handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots}
 
 	var data any
-	actx, release, err := r.Admission.Admit(ctx, inv.Client, inv.Def.Spec.StartsPrograms)
+	actx, release, err := r.Admission.Admit(ctx, inv.Client, inv.Def.Spec.Programs)
 	if err == nil {
 		data, err = r.invoke(actx, inv, call, lim.Timeout, release)
 	} else if ref, ok := admit.AsRefusal(err); ok {

@@ -41,6 +41,7 @@ func (s *Set) execProgram() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "bpftrace_exec_program",
 		Kind:        tool.Mutating,
+		Programs:    true,
 		Title:       "Run a bpftrace program",
 		Description: "Check a bpftrace program (a syntax or semantic error comes back at once with line and column), then run it in the background with a timeout; returns an execution_id to read with bpftrace_get_result.",
 		Timeout:     30 * time.Second,
