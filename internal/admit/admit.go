@@ -32,6 +32,7 @@ type Control struct {
 	programs *Gate
 	http     *Gate
 	rates    *Rates
+	wait     time.Duration
 }
 
 // New builds the limits.
@@ -45,6 +46,7 @@ func New(o *Options) *Control {
 		http: NewGate(GateOptions{Name: "http", What: "HTTP requests", Size: o.MaxHTTPRequests,
 			Settings: "[load] max_http_requests"}),
 		rates: NewRates(o.CallsPerSecond, o.Burst, "[load] calls_per_second, burst", nil),
+		wait:  o.QueueWait,
 	}
 }
 
@@ -73,29 +75,30 @@ func (c *Control) Admit(ctx context.Context, client string, startsPrograms bool)
 	if c == nil {
 		return ctx, noop, nil
 	}
+	deadline := time.Now().Add(c.wait) // for both queues together
 	if outer, ok := ctx.Value(ticketKey{}).(*ticket); ok {
 		if !startsPrograms || outer.holds(c.programs) {
 			return ctx, noop, nil
 		}
-		return c.enterPrograms(ctx, noop)
+		return c.enterPrograms(ctx, deadline, noop)
 	}
 	if r := c.rates.Take(client); r != nil {
 		return ctx, nil, r
 	}
-	releaseCall, err := c.calls.Enter(ctx)
+	releaseCall, err := c.calls.EnterBy(ctx, deadline)
 	if err != nil {
 		return ctx, nil, err
 	}
 	if startsPrograms {
-		return c.enterPrograms(ctx, releaseCall)
+		return c.enterPrograms(ctx, deadline, releaseCall)
 	}
 	return context.WithValue(ctx, ticketKey{}, &ticket{}), releaseCall, nil
 }
 
 // enterPrograms takes a program slot for a call whose other slots outer
 // releases.
-func (c *Control) enterPrograms(ctx context.Context, outer func()) (context.Context, func(), error) {
-	releaseProg, err := c.programs.Enter(ctx)
+func (c *Control) enterPrograms(ctx context.Context, deadline time.Time, outer func()) (context.Context, func(), error) {
+	releaseProg, err := c.programs.EnterBy(ctx, deadline)
 	if err != nil {
 		outer()
 		return ctx, nil, err

@@ -49,6 +49,12 @@ func NewGate(o GateOptions) *Gate {
 // call more than once), or a *Refusal, or ctx's error when ctx ended while
 // waiting.
 func (g *Gate) Enter(ctx context.Context) (release func(), err error) {
+	return g.EnterBy(ctx, time.Now().Add(g.opts.Wait))
+}
+
+// EnterBy is Enter with the wait ending at deadline, so that a call passing
+// two gates waits at most one queue_wait in all.
+func (g *Gate) EnterBy(ctx context.Context, deadline time.Time) (release func(), err error) {
 	if release, ok := g.TryEnter(); ok {
 		return release, nil
 	}
@@ -57,7 +63,7 @@ func (g *Gate) Enter(ctx context.Context) (release func(), err error) {
 		return nil, g.Refuse()
 	}
 	defer g.waiting.Add(-1)
-	t := time.NewTimer(g.opts.Wait)
+	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
 	// Blocked senders on a channel are served first come, first served, so
 	// a slot that frees goes to the longest waiter, not to a newcomer.
@@ -134,7 +140,7 @@ func (g *Gate) refuse(waited bool) *Refusal {
 	g.refused.Add(1)
 	msg := fmt.Sprintf("the server is running its limit of %d %s and %d more are waiting", g.opts.Size, g.opts.What, g.waiting.Load())
 	if waited {
-		msg = fmt.Sprintf("the server is running its limit of %d %s and none finished within %s", g.opts.Size, g.opts.What, g.opts.Wait)
+		msg = fmt.Sprintf("the server is running its limit of %d %s and none finished within the %s a call may wait", g.opts.Size, g.opts.What, g.opts.Wait)
 	}
 	if g.opts.Settings != "" {
 		msg += " (" + g.opts.Settings + ")"

@@ -75,12 +75,29 @@ func TestGateRefusesAfterItsWait(t *testing.T) {
 	defer enterOK(t, g)()
 	_, err := g.Enter(context.Background())
 	r, ok := AsRefusal(err)
-	if !ok || !strings.Contains(r.Message, "none finished within 20ms") {
+	if !ok || !strings.Contains(r.Message, "none finished within the 20ms") {
 		t.Fatalf("Enter = %v, want a refusal after the wait", err)
 	}
 	if g.Waiting() != 0 {
 		t.Errorf("a refused caller is still counted as waiting: %d", g.Waiting())
 	}
+}
+
+// A caller whose deadline has passed (it spent its wait at another gate)
+// does not wait again.
+func TestGateEnterByPastDeadline(t *testing.T) {
+	g := NewGate(GateOptions{Size: 1, Queue: 4, Wait: time.Hour})
+	defer enterOK(t, g)()
+	if _, err := g.EnterBy(context.Background(), time.Now().Add(-time.Second)); err == nil {
+		t.Fatal("let in with the only slot taken")
+	} else if _, ok := AsRefusal(err); !ok {
+		t.Fatalf("EnterBy = %v, want a refusal", err)
+	}
+	release, err := NewGate(GateOptions{Size: 1}).EnterBy(context.Background(), time.Now().Add(-time.Second))
+	if err != nil {
+		t.Fatalf("a free slot is taken whatever the deadline: %v", err)
+	}
+	release()
 }
 
 func TestGateWaiterLeavesWithItsContext(t *testing.T) {

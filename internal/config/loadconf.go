@@ -37,7 +37,7 @@ func DefaultLoad() LoadConf {
 		MaxCalls:           64,
 		QueuedCalls:        64,
 		MaxProgramCalls:    8,
-		QueuedProgramCalls: 32,
+		QueuedProgramCalls: 16,
 		QueueWait:          Duration{5 * time.Second},
 		CallsPerSecond:     50,
 		Burst:              100,
