@@ -54,7 +54,7 @@ type Options struct {
 	// started from a call that holds a slot of it runs under that slot
 	// (admit.Holds), any other takes a slot of its own until it exits, or
 	// Start answers the gate's refusal. So no child is started uncounted,
-	// whether or not its tool declared tool.Spec.StartsPrograms. A child a
+	// whether or not its tool declared tool.Spec.Programs. A child a
 	// call leaves running in the background (bpftrace_exec_program's) is
 	// counted only while that call runs; its toolset bounds it after that.
 	Programs *admit.Gate
