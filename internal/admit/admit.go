@@ -8,6 +8,7 @@ package admit
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
 )
@@ -129,6 +130,10 @@ func Holds(ctx context.Context, g *Gate) bool {
 	t, ok := ctx.Value(ticketKey{}).(*ticket)
 	return ok && t.holds(g)
 }
+
+// ErrUndeclared is what starting programs from an Unslotted call fails
+// with: a bug in the tool, which the runner reports as INTERNAL.
+var ErrUndeclared = errors.New("a call whose tool does not declare tool.Spec.Programs started programs")
 
 // Unslotted reports whether ctx is an admitted call's that holds no program
 // slot: the call of a tool that does not declare that it starts programs.

@@ -68,17 +68,13 @@ func tracepoint(group, name string, prog *ebpf.Program) attacher {
 // attached, then every 250 ms.
 type Progress func(elapsed time.Duration)
 
-// errUnslotted is a tool's bug, not the host's: eBPF programs attach only
-// for calls counted against [load] max_program_calls.
-var errUnslotted = errors.New("attaching eBPF programs from a call that holds no program slot: the tool must declare tool.Spec.Programs")
-
 // trace attaches every program, waits d (or until ctx ends), and detaches.
 // With a ring, each record is handed to onRecord, in one goroutine, until
 // the records submitted before detaching have all been read. A cancelled
 // context detaches at once and returns its error.
 func trace(ctx context.Context, d time.Duration, progress Progress, ring *ebpf.Map, onRecord func([]byte), attach ...attacher) error {
-	if admit.Unslotted(ctx) {
-		return errUnslotted
+	if admit.Unslotted(ctx) { // a tool's bug: eBPF attaches only for calls counted in max_program_calls
+		return fmt.Errorf("attaching eBPF programs: %w", admit.ErrUndeclared)
 	}
 	var links []link.Link
 	detach := func() {

@@ -31,7 +31,7 @@ func TestTraceRefusesACallWithoutAProgramSlot(t *testing.T) {
 		ctx  context.Context
 		want error
 	}{
-		{"undeclared call", light, errUnslotted},
+		{"undeclared call", light, admit.ErrUndeclared},
 		{"declared call", heavy, stop},
 		{"no call", context.Background(), stop},
 	} {

@@ -129,3 +129,16 @@ func TestAbandonedHandlerKeepsItsSlot(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// Programs started by a tool that did not declare them are a bug in the
+// tool, reported as such however the handler wrapped it.
+func TestRunnerReportsAnUndeclaredProgramAsInternal(t *testing.T) {
+	d := New(Spec{Name: "trace", Title: "Trace", Description: "Attach.", Kind: ReadOnly},
+		func(context.Context, *Call, struct{}) (struct{}, error) {
+			return struct{}{}, Wrap(ExecutionFailed, fmt.Errorf("attaching: %w", admit.ErrUndeclared), "tracing failed")
+		})
+	res := (&Runner{}).Run(context.Background(), Invocation{Def: d})
+	if res.Err == nil || res.Err.Code != Internal || !strings.Contains(res.Err.Message, "tool.Spec.Programs") {
+		t.Errorf("want INTERNAL naming the declaration, got %s", res.JSON)
+	}
+}

@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -164,6 +165,9 @@ func (r *Runner) invoke(ctx context.Context, inv Invocation, call *Call, timeout
 	// such: the agent's next step depends on it.
 	if ref, ok := admit.AsRefusal(a.err); ok {
 		return nil, refused(ref)
+	}
+	if errors.Is(a.err, admit.ErrUndeclared) {
+		return nil, Wrap(Internal, a.err, "%s: %v", inv.Def.Spec.Name, admit.ErrUndeclared)
 	}
 	if a.err != nil {
 		switch ctx.Err() {
