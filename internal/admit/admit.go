@@ -63,10 +63,13 @@ func (c *Control) HTTP() *Gate { return c.http }
 // Rates are the clients' token buckets.
 func (c *Control) Rates() *Rates { return c.rates }
 
-// Admit lets one call in or refuses it: first the client's rate, then a
-// slot of Calls, then, for a call that starts programs, a slot of
-// Programs. The returned context marks the call as admitted; release gives
-// its slots back once its work has ended. A nil Control admits everything.
+// Admit lets one call in or refuses it: first the client's rate, then, for
+// a call that starts programs, a slot of Programs, then a slot of Calls;
+// the two queues together wait at most the queue wait. Programs come
+// first so that a flood of searches is turned away at its own gate and
+// never crowds the call slots that cheap calls need. The returned context
+// marks the call as admitted; release gives its slots back once its work
+// has ended. A nil Control admits everything.
 //
 // A call made from inside an admitted call (an onboarding flow's steps) is
 // part of that call: it spends no token and no call slot, and takes a
@@ -81,35 +84,39 @@ func (c *Control) Admit(ctx context.Context, client string, startsPrograms bool)
 		if !startsPrograms || outer.holds(c.programs) {
 			return ctx, noop, nil
 		}
-		return c.enterPrograms(ctx, deadline, noop)
+		return c.enter(ctx, deadline, true, false)
 	}
 	if r := c.rates.Take(client); r != nil {
 		return ctx, nil, r
 	}
-	releaseCall, err := c.calls.EnterBy(ctx, deadline)
-	if err != nil {
-		return ctx, nil, err
-	}
-	if startsPrograms {
-		return c.enterPrograms(ctx, deadline, releaseCall)
-	}
-	return context.WithValue(ctx, ticketKey{}, &ticket{}), releaseCall, nil
+	return c.enter(ctx, deadline, startsPrograms, true)
 }
 
-// enterPrograms takes a program slot for a call whose other slots outer
-// releases.
-func (c *Control) enterPrograms(ctx context.Context, deadline time.Time, outer func()) (context.Context, func(), error) {
-	releaseProg, err := c.programs.EnterBy(ctx, deadline)
-	if err != nil {
-		outer()
-		return ctx, nil, err
+// enter takes a program slot if programs, then a call slot if call, and
+// marks the context with what it holds.
+func (c *Control) enter(ctx context.Context, deadline time.Time, programs, call bool) (context.Context, func(), error) {
+	t := &ticket{}
+	releaseProg, releaseCall := func() {}, func() {}
+	if programs {
+		r, err := c.programs.EnterBy(ctx, deadline)
+		if err != nil {
+			return ctx, nil, err
+		}
+		t.programs, releaseProg = c.programs, r
+		t.held.Store(true)
 	}
-	t := &ticket{programs: c.programs}
-	t.held.Store(true)
+	if call {
+		r, err := c.calls.EnterBy(ctx, deadline)
+		if err != nil {
+			releaseProg()
+			return ctx, nil, err
+		}
+		releaseCall = r
+	}
 	return context.WithValue(ctx, ticketKey{}, t), func() {
 		t.held.Store(false)
 		releaseProg()
-		outer()
+		releaseCall()
 	}, nil
 }
 

@@ -62,7 +62,7 @@ func TestRunnerAnswersBusy(t *testing.T) {
 		t.Error("a call of a Programs tool ran without a program slot")
 	}
 	res := r.Run(context.Background(), Invocation{Def: d, Client: "b"})
-	refusedEnvelope(t, d, res, Busy, "[load] max_calls")
+	refusedEnvelope(t, d, res, Busy, "[load] max_program_calls")
 	close(release)
 	if res := <-first; res.Err != nil {
 		t.Errorf("the admitted call: %s", res.JSON)
