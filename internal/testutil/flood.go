@@ -27,6 +27,10 @@ type Flood struct {
 	// PingEvery is the pause between pings sent on a connection of their
 	// own while the wave is answered; zero sends none.
 	PingEvery time.Duration
+	// ProbeTool, when set, is called with ProbeArgs before each ping, on
+	// the ping's connection: a cheap call that must stay answered.
+	ProbeTool string
+	ProbeArgs any
 	// Watch, when set, samples the server's children and memory meanwhile.
 	Watch *ProcWatch
 }
@@ -47,6 +51,8 @@ type FloodResult struct {
 	Pings   []time.Duration
 	// PingFailures lists pings that were not answered with a pong.
 	PingFailures []string
+	// Probes are the answers to ProbeTool's calls.
+	Probes []Answer
 }
 
 // Run releases the wave and waits for every answer.
@@ -54,18 +60,14 @@ func (f *Flood) Run() FloodResult {
 	tr := &http.Transport{MaxIdleConnsPerHost: f.Calls, MaxIdleConns: f.Calls}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: 5 * time.Minute}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-		"params": map[string]any{"name": f.Tool, "arguments": f.Args}})
-	if err != nil {
-		panic(err) // the caller's Args do not marshal: a bug in the test
-	}
+	body := callBody(f.Tool, f.Args)
 	var res FloodResult
 	stopPing := make(chan struct{})
 	pingDone := make(chan struct{})
 	go func() {
 		defer close(pingDone)
 		if f.PingEvery > 0 {
-			res.Pings, res.PingFailures = f.ping(stopPing)
+			res.Pings, res.PingFailures, res.Probes = f.ping(stopPing)
 		}
 	}()
 	if f.Watch != nil {
@@ -156,9 +158,20 @@ func (f *Flood) request(body []byte) *http.Request {
 	return req
 }
 
+// callBody is a tools/call request for tool with args.
+func callBody(tool string, args any) []byte {
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+		"params": map[string]any{"name": tool, "arguments": args}})
+	if err != nil {
+		panic(err) // the caller's args do not marshal: a bug in the test
+	}
+	return body
+}
+
 // ping sends a ping every PingEvery on a client of its own until stop is
-// closed, and times each round trip.
-func (f *Flood) ping(stop <-chan struct{}) (took []time.Duration, failures []string) {
+// closed, and times each round trip; each is followed by the probe call,
+// if any.
+func (f *Flood) ping(stop <-chan struct{}) (took []time.Duration, failures []string, probes []Answer) {
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: time.Minute}
@@ -166,8 +179,11 @@ func (f *Flood) ping(stop <-chan struct{}) (took []time.Duration, failures []str
 	for {
 		select {
 		case <-stop:
-			return took, failures
+			return took, failures, probes
 		case <-time.After(f.PingEvery):
+		}
+		if f.ProbeTool != "" {
+			probes = append(probes, f.post(client, callBody(f.ProbeTool, f.ProbeArgs)))
 		}
 		start := time.Now()
 		resp, err := client.Do(f.request(body))

@@ -25,8 +25,9 @@ const (
 
 // TestHTTPFlood releases 500 concurrent search_content calls over a source
 // tree (GOROOT/src, about 11,000 files) at the built binary over HTTP, once
-// with the default [load] limits and once with the rate limit out of the
-// way so that the work bounds alone hold the line. Every call must be answered
+// with the default [load] limits and once with the rate limit and the HTTP
+// budget out of the way so that the work bounds alone hold the line, while
+// sys_snapshot calls made meanwhile must all succeed. Every call must be answered
 // within the bound by a result, BUSY, RATE_LIMITED or an HTTP 429, each
 // refusal with a time to retry after; no more ripgrep children may run at
 // once than [load] max_program_calls; the server's peak RSS stays under the
@@ -43,9 +44,10 @@ func TestHTTPFlood(t *testing.T) {
 	for _, tc := range []struct {
 		name, config string
 		maxPrograms  int
+		probe        string // a cheap call made meanwhile, which must succeed
 	}{
-		{"default limits", searchTimeout, 8},
-		{"work bounds alone", searchTimeout + "[load]\ncalls_per_second = 100000\nburst = 100000\n", 8},
+		{"default limits", searchTimeout, 8, ""},
+		{"work bounds alone", searchTimeout + "[load]\ncalls_per_second = 100000\nburst = 100000\nmax_http_requests = 4096\n", 8, "sys_snapshot"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, tc.config)
@@ -57,9 +59,12 @@ func TestHTTPFlood(t *testing.T) {
 				Tool:      "search_content",
 				Args:      map[string]any{"pattern": "hostmcp flood: no such line", "literal": true, "max_results": 5},
 				PingEvery: 50 * time.Millisecond,
+				ProbeTool: tc.probe,
+				ProbeArgs: map[string]any{},
 				Watch:     watch,
 			}).Run()
 			outcomes := checkFlood(t, res, watch, tc.maxPrograms)
+			checkProbes(t, tc.probe, res.Probes)
 			checkRefusalMetrics(t, s.base, outcomes)
 		})
 	}
@@ -120,6 +125,27 @@ func checkFlood(t *testing.T, res testutil.FloodResult, watch *testutil.ProcWatc
 		t.Errorf("median ping during the flood took %s, over %s", p50, floodPingBound)
 	}
 	return outcomes
+}
+
+// checkProbes requires every cheap call made during the flood to have
+// succeeded: searches, running or queued, hold no slot a cheap call needs.
+func checkProbes(t *testing.T, tool string, probes []testutil.Answer) {
+	t.Helper()
+	if tool == "" {
+		return
+	}
+	if len(probes) == 0 {
+		t.Errorf("no %s was called during the flood", tool)
+	}
+	var lat []time.Duration
+	for i, a := range probes {
+		lat = append(lat, a.Latency)
+		if a.Err != "" || a.Status != http.StatusOK || a.Code != "" {
+			t.Errorf("%s %d during the flood: HTTP %d, code %q, %s", tool, i, a.Status, a.Code, a.Err)
+		}
+	}
+	t.Logf("%d %s calls during the flood, all answered: p50 %s, max %s", len(probes), tool,
+		testutil.Percentile(lat, 50).Round(time.Millisecond), testutil.Percentile(lat, 100).Round(time.Millisecond))
 }
 
 // checkRefusalMetrics compares /metrics's refusal counters with the
