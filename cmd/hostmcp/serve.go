@@ -50,6 +50,7 @@ func serveCmd(args []string, s stdio) int {
 			MaxBodyBytes:   cfg.HTTP.MaxBodyBytes,
 			MaxHeaderBytes: cfg.HTTP.MaxHeaderBytes,
 			Metrics:        a.Server.Metrics().Handler(),
+			Budget:         a.Server.Admission().HTTP(),
 			Logger:         log,
 		})
 	}

@@ -60,7 +60,8 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	if err := children.sweepTmp(time.Now()); err != nil {
 		log.Warn("removing stale work files", "err", err)
 	}
-	ex, err := execx.New(&execx.Options{Allowed: Programs, ExtraPath: cfg.Exec.ExtraPath, Home: children.Home, TempDir: children.Tmp})
+	load := server.NewAdmission(cfg)
+	ex, err := execx.New(&execx.Options{Allowed: Programs, ExtraPath: cfg.Exec.ExtraPath, Home: children.Home, TempDir: children.Tmp, Programs: load.Programs()})
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("resolving programs: %w", err)
@@ -71,11 +72,12 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{}), Calls: &tool.Dispatch{}}
 	a := &App{Config: cfg, Store: st, toolsets: catalog.Toolsets(deps), children: children, log: log}
 	a.Server, err = server.New(server.Options{
-		Config:   cfg,
-		Store:    st,
-		Version:  version,
-		Logger:   log,
-		Toolsets: a.toolsets,
+		Config:    cfg,
+		Store:     st,
+		Version:   version,
+		Logger:    log,
+		Toolsets:  a.toolsets,
+		Admission: load,
 	})
 	if err != nil {
 		a.Close()

@@ -29,6 +29,7 @@ type Config struct {
 	Repl        ReplConf            `toml:"repl"`
 	Process     ProcessConf         `toml:"process"`
 	Bpftrace    BpftraceConf        `toml:"bpftrace"`
+	Load        LoadConf            `toml:"load"`
 }
 
 // Root is a directory file tools may work in. After Load its Path is
@@ -132,6 +133,7 @@ func Default(cwd string, uid int, env func(string) string) *Config {
 		Repl:     DefaultRepl(),
 		Process:  DefaultProcess(),
 		Bpftrace: DefaultBpftrace(),
+		Load:     DefaultLoad(),
 	}
 }
 

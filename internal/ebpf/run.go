@@ -15,6 +15,8 @@ import (
 	"github.com/cilium/ebpf/link"
 	"github.com/cilium/ebpf/ringbuf"
 	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/admit"
 )
 
 // Preflight says why eBPF cannot run here, or nil: it needs the kernel's
@@ -71,6 +73,9 @@ type Progress func(elapsed time.Duration)
 // the records submitted before detaching have all been read. A cancelled
 // context detaches at once and returns its error.
 func trace(ctx context.Context, d time.Duration, progress Progress, ring *ebpf.Map, onRecord func([]byte), attach ...attacher) error {
+	if admit.Unslotted(ctx) { // a tool's bug: eBPF attaches only for calls counted in max_program_calls
+		return fmt.Errorf("attaching eBPF programs: %w", admit.ErrUndeclared)
+	}
 	var links []link.Link
 	detach := func() {
 		// In parallel: each uprobe's release waits out an RCU grace period,

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/admit"
 )
 
 // drainDelay bounds how long Wait keeps reading output after the child's
@@ -28,6 +30,7 @@ type Process struct {
 	stdout, stderr *capture
 	stopSig        syscall.Signal
 	grace          time.Duration
+	release        func() // gives back the program slot the child took itself, if any
 
 	mu       sync.Mutex
 	exited   bool // the leader is a zombie or gone: its pgid may be reused once reaped
@@ -55,7 +58,12 @@ func (r *Runner) Start(ctx context.Context, c Cmd) (*Process, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Name, err)
 	}
+	release, err := r.takeSlot(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Name, err)
+	}
 	p := &Process{
+		release:  release,
 		name:     c.Name,
 		stdout:   newCapture(c.MaxOutput, c.OnStdoutLine),
 		stderr:   newCapture(c.MaxOutput, nil),
@@ -93,11 +101,21 @@ func (r *Runner) Start(ctx context.Context, c Cmd) (*Process, error) {
 		start = func(cmd *exec.Cmd) error { return startConfined(cmd, pol, p.exitedCh) }
 	}
 	if err := start(p.cmd); err != nil {
+		release()
 		return nil, fmt.Errorf("starting %s: %w", c.Name, err)
 	}
 	go p.reap()
 	go p.watch(ctx, c.Timeout)
 	return p, nil
+}
+
+// takeSlot takes a program slot for a child started outside a call that
+// holds one (see Options.Programs); the release is a no-op otherwise.
+func (r *Runner) takeSlot(ctx context.Context) (func(), error) {
+	if r.programs == nil || admit.Holds(ctx, r.programs) {
+		return func() {}, nil
+	}
+	return r.programs.Enter(ctx)
 }
 
 // Pid is the leader's process ID, which is also the group ID.
@@ -188,6 +206,7 @@ func (p *Process) reap() {
 	close(p.exitedCh)
 
 	err := p.cmd.Wait()
+	p.release() // reaped, the rest of its group killed: nothing of it is left
 	p.stdout.finish()
 	p.stderr.finish()
 	p.res, p.err = p.result(err)

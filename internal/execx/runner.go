@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/admit"
 	"github.com/hostmcp/hostmcp/internal/landlock"
 )
 
@@ -61,6 +62,14 @@ type Options struct {
 	// files (see Runner.TempDir); absolute. Empty leaves TMPDIR out, and
 	// work files go to os.TempDir().
 	TempDir string
+	// Programs, when set, bounds the children running at once: a child
+	// started from a call that holds a slot of it runs under that slot
+	// (admit.Holds), any other takes a slot of its own until it exits, or
+	// Start answers the gate's refusal. So no child is started uncounted,
+	// whether or not its tool declared tool.Spec.Programs. A child a
+	// call leaves running in the background (bpftrace_exec_program's) is
+	// counted only while that call runs; its toolset bounds it after that.
+	Programs *admit.Gate
 }
 
 // Cmd is one invocation. Name is looked up in the allowlist; Args follow
@@ -114,13 +123,14 @@ type Result struct {
 
 // Runner starts allowlisted programs. It is safe for concurrent use.
 type Runner struct {
-	allowed map[string]bool
-	paths   map[string]string // allowed and found
-	path    string            // the search path, for messages
-	env     []string
-	tempDir string
-	grace   time.Duration
-	spawn   spawner
+	allowed  map[string]bool
+	paths    map[string]string // allowed and found
+	path     string            // the search path, for messages
+	env      []string
+	tempDir  string
+	grace    time.Duration
+	programs *admit.Gate
+	spawn    spawner
 }
 
 // New resolves every allowed name once, so a later change to the
@@ -141,12 +151,13 @@ func New(opts *Options) (*Runner, error) {
 		}
 	}
 	r := &Runner{
-		allowed: make(map[string]bool, len(opts.Allowed)),
-		paths:   make(map[string]string, len(opts.Allowed)),
-		path:    strings.Join(dirs, ":"),
-		env:     baseEnv(dirs, opts.Home, opts.TempDir),
-		tempDir: opts.TempDir,
-		grace:   opts.KillGrace,
+		allowed:  make(map[string]bool, len(opts.Allowed)),
+		paths:    make(map[string]string, len(opts.Allowed)),
+		path:     strings.Join(dirs, ":"),
+		env:      baseEnv(dirs, opts.Home, opts.TempDir),
+		tempDir:  opts.TempDir,
+		grace:    opts.KillGrace,
+		programs: opts.Programs,
 	}
 	if r.grace <= 0 {
 		r.grace = DefaultKillGrace

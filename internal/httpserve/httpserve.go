@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hostmcp/hostmcp/internal/admit"
 )
 
 // Options configure the HTTP listener.
@@ -28,6 +30,9 @@ type Options struct {
 	// Ready, when set, receives the bound address once listening (tests use
 	// port 0).
 	Ready func(addr net.Addr)
+	// Budget bounds the /mcp requests handled at once (429 beyond it, see
+	// budget); nil leaves them unbounded.
+	Budget *admit.Gate
 }
 
 // Serve listens and serves until ctx ends (the caller cancels it on SIGTERM
@@ -102,7 +107,11 @@ func Handler(srv *mcp.Server, opts *Options) http.Handler {
 	}
 	auth := bearer(opts.Token)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", auth(http.NewCrossOriginProtection().Handler(newInflight().track(streamable, limit))))
+	var mcpHandler http.Handler = http.NewCrossOriginProtection().Handler(newInflight().track(streamable, limit))
+	if opts.Budget != nil {
+		mcpHandler = budget(opts.Budget)(mcpHandler)
+	}
+	mux.Handle("/mcp", auth(mcpHandler))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = w.Write([]byte("ok\n"))

@@ -36,7 +36,8 @@ func (s *Server) buildMCP() *mcp.Server {
 // the envelope, and would answer bad arguments without our error codes.
 func (s *Server) mcpHandler(d *tool.Def) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		inv := tool.Invocation{Def: d, Args: req.Params.Arguments, Session: sessionName(req.Session, s.session), ClientRoots: s.roots.forSession(req.Session)}
+		inv := tool.Invocation{Def: d, Args: req.Params.Arguments, Session: sessionName(req.Session, s.session), ClientRoots: s.roots.forSession(req.Session),
+			Client: clientID(req, s.session)}
 		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 			ss := req.Session
 			inv.Progress = func(ctx context.Context, progress, total float64, message string) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hostmcp/hostmcp/internal/admit"
 	"github.com/hostmcp/hostmcp/internal/config"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -28,6 +29,9 @@ type Options struct {
 	// Toolsets are every toolset this binary has, enabled or not; the
 	// configuration picks among them. cmd/hostmcp builds them.
 	Toolsets []tool.Toolset
+	// Admission bounds the load ([load]); nil builds it from Config. The
+	// app passes the one its execx runner counts children against.
+	Admission *admit.Control
 }
 
 // Server is a built hostmcp server: the enabled tools, the runner every call
@@ -43,6 +47,7 @@ type Server struct {
 	log     *slog.Logger
 	session string // names the stdio client in call records
 	roots   *clientRoots
+	load    *admit.Control
 }
 
 // New builds the server from the enabled toolsets.
@@ -65,6 +70,10 @@ func New(opts Options) (*Server, error) {
 		roots:   newClientRoots(opts.Config, log),
 		session: fmt.Sprintf("local-%d", os.Getpid()),
 	}
+	if s.load = opts.Admission; s.load == nil {
+		s.load = NewAdmission(opts.Config)
+	}
+	s.metrics.reg.MustRegister(loadCollector{s.load})
 	for _, ts := range served {
 		for _, d := range ts.Tools {
 			s.tools[d.Spec.Name] = d
@@ -72,9 +81,10 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	s.runner = &tool.Runner{
-		Host:    host,
-		Version: opts.Version,
-		Handles: s.putHandle,
+		Host:      host,
+		Version:   opts.Version,
+		Handles:   s.putHandle,
+		Admission: s.load,
 		Limits: func(spec tool.Spec) tool.Limits {
 			t, c := opts.Config.ToolLimits(spec.Name, spec.Timeout, spec.OutputCap)
 			return tool.Limits{Timeout: t, OutputCap: c}
@@ -94,6 +104,9 @@ func (s *Server) putHandle(ctx context.Context, typ string, meta map[string]any,
 
 // MCP is the MCP server to connect transports to.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Admission is the load control every call and HTTP request goes through.
+func (s *Server) Admission() *admit.Control { return s.load }
 
 // Metrics is the Prometheus registry served at /metrics.
 func (s *Server) Metrics() *Metrics { return s.metrics }
@@ -127,7 +140,7 @@ func (s *Server) Call(ctx context.Context, name string, args json.RawMessage) (t
 	if !ok {
 		return tool.Result{}, fmt.Errorf("unknown tool %q (served tools: %v)", name, s.ToolNames())
 	}
-	return s.run(ctx, tool.Invocation{Def: d, Args: args, Session: s.session}), nil
+	return s.run(ctx, tool.Invocation{Def: d, Args: args, Session: s.session, Client: "session:" + s.session}), nil
 }
 
 // run is the one path of every call: the runner, then its record and metrics.

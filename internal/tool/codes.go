@@ -36,6 +36,8 @@ const (
 	OutputTooLarge   Code = "OUTPUT_TOO_LARGE"
 	ProfilerBusy     Code = "PROFILER_BUSY"
 	LimitReached     Code = "LIMIT_REACHED"
+	Busy             Code = "BUSY"         // the server's work in flight is at its limit ([load])
+	RateLimited      Code = "RATE_LIMITED" // this client is over its call rate ([load])
 	HandleNotFound   Code = "HANDLE_NOT_FOUND"
 	HandleExpired    Code = "HANDLE_EXPIRED"
 	ArtifactNotFound Code = "ARTIFACT_NOT_FOUND"
@@ -91,6 +93,8 @@ var catalogue = map[Code]codeInfo{
 	OutputTooLarge:     {true, "Narrow the request (fewer lines, a smaller window or a filter)."},
 	ProfilerBusy:       {true, "Wait for the running profile to finish (a few seconds to a minute) and call again."},
 	LimitReached:       {true, "Stop or wait for running work to finish, then call again."},
+	Busy:               {true, "Call again after error.retry_after_ms, and run fewer calls at once."},
+	RateLimited:        {true, "Wait error.retry_after_ms before the next call, and make fewer, broader calls."},
 	HandleNotFound:     {false, "Handles expire after their TTL; call the tool that produced it again."},
 	HandleExpired:      {false, "The handle expired; call the tool that produced it again."},
 	ArtifactNotFound:   {false, "Artifacts expire after their TTL; list them with perf_list_artifacts or profile again."},

@@ -29,6 +29,13 @@ type Spec struct {
 	// OutputCap overrides the configured default output cap in bytes, for
 	// tools whose answer is legitimately large (profiles).
 	OutputCap int
+	// Programs marks a tool whose calls start programs: a child process
+	// (rg, perf, bpftrace, git, journalctl) or eBPF programs in the kernel.
+	// Such calls also take a slot of the lower limit on them ([load]
+	// max_program_calls) before they run, and are refused BUSY rather than
+	// half started. A child started by a call without it still takes a slot,
+	// in execx, for as long as it runs; eBPF programs have no such net.
+	Programs bool
 	// OffByDefault withholds a sensitive tool (sys_logs) unless the operator
 	// enables it with [tools.<name>] enabled = true.
 	OffByDefault bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Code is a stable error code. Agents branch on it, so codes are never
@@ -17,7 +18,10 @@ type Error struct {
 	Message     string
 	Suggestion  string
 	Recoverable bool
-	Err         error // the cause, kept for logs; never shown to the agent
+	// RetryAfter, when set, is how long to wait before the same call can
+	// succeed (BUSY, RATE_LIMITED).
+	RetryAfter time.Duration
+	Err        error // the cause, kept for logs; never shown to the agent
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
@@ -76,8 +80,11 @@ type ErrorInfo struct {
 	Message     string `json:"message" jsonschema:"what went wrong and what is allowed"`
 	Recoverable bool   `json:"recoverable" jsonschema:"true when a changed or repeated call can succeed"`
 	Suggestion  string `json:"suggestion,omitempty" jsonschema:"the next call to make"`
+	// RetryAfterMS is rounded up, so that waiting it is always enough.
+	RetryAfterMS int64 `json:"retry_after_ms,omitempty" jsonschema:"with BUSY and RATE_LIMITED: milliseconds to wait before calling again"`
 }
 
 func (e *Error) info() *ErrorInfo {
-	return &ErrorInfo{Code: string(e.Code), Message: e.Message, Recoverable: e.Recoverable, Suggestion: e.Suggestion}
+	return &ErrorInfo{Code: string(e.Code), Message: e.Message, Recoverable: e.Recoverable, Suggestion: e.Suggestion,
+		RetryAfterMS: (e.RetryAfter + time.Millisecond - 1).Milliseconds()}
 }

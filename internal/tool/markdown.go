@@ -38,6 +38,8 @@ func Markdown(sets []Toolset) []byte {
 	b.WriteString("\n## The envelope\n\n")
 	b.WriteString("`structuredContent` (and, as compact JSON, the text content) of every result:\n\n")
 	writeProps(&b, mustSchema[Envelope](), false)
+	b.WriteString("\nThe `error` object:\n\n")
+	writeProps(&b, mustSchema[ErrorInfo](), false)
 	b.WriteString("\nError codes: ")
 	codes := Codes()
 	names := make([]string, len(codes))
@@ -55,6 +57,9 @@ func writeTool(b *strings.Builder, d *Def) {
 		a.ReadOnlyHint, *a.DestructiveHint, a.IdempotentHint, *a.OpenWorldHint)
 	if d.Spec.Timeout > 0 {
 		fmt.Fprintf(b, " Default timeout: %s.", d.Spec.Timeout)
+	}
+	if d.Spec.Programs {
+		b.WriteString(" Starts programs: bounded by `[load] max_program_calls`.")
 	}
 	b.WriteString("\n\nArguments:")
 	if len(d.InputSchema.Properties) == 0 {

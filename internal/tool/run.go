@@ -3,8 +3,11 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/hostmcp/hostmcp/internal/admit"
 )
 
 // Limits are the time and size bounds of one tool, resolved from its spec
@@ -26,14 +29,20 @@ type Runner struct {
 	// Grace is how long a handler may take to return after its context was
 	// cancelled before the call is answered without it; default 250 ms.
 	Grace time.Duration
-	Now   func() time.Time
+	// Admission lets calls in or refuses them (BUSY, RATE_LIMITED) before
+	// their handler runs; nil admits every call.
+	Admission *admit.Control
+	Now       func() time.Time
 }
 
 // Invocation is one call's request side.
 type Invocation struct {
-	Def      *Def
-	Args     json.RawMessage
-	Session  string
+	Def     *Def
+	Args    json.RawMessage
+	Session string
+	// Client identifies the caller for its rate limit: the bearer token
+	// over HTTP, the session on stdio.
+	Client   string
 	Progress ProgressFunc // nil when the client sent no progress token
 	// ClientRoots lists the calling client's MCP roots; nil when the
 	// transport has no client to ask (the CLI).
@@ -79,7 +88,13 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 	lim := r.limits(inv.Def.Spec)
 	call := &Call{Tool: inv.Def.Spec.Name, Session: inv.Session, handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots}
 
-	data, err := r.invoke(ctx, inv, call, lim.Timeout)
+	var data any
+	actx, release, err := r.Admission.Admit(ctx, inv.Client, inv.Def.Spec.Programs)
+	if err == nil {
+		data, err = r.invoke(actx, inv, call, lim.Timeout, release)
+	} else if ref, ok := admit.AsRefusal(err); ok {
+		err = refused(ref)
+	}
 	env := Envelope{
 		Tool:        inv.Def.Spec.Name,
 		ToolVersion: r.Version,
@@ -110,8 +125,10 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 
 // invoke runs the handler under the tool's timeout. A handler that ignores
 // its context is abandoned after the grace period so the call still answers
-// in time; its goroutine ends when the handler finally returns.
-func (r *Runner) invoke(ctx context.Context, inv Invocation, call *Call, timeout time.Duration) (any, error) {
+// in time; its goroutine ends when the handler finally returns, and only
+// then gives back the call's admission slots (release): until then its
+// work, and any child it started, is still in flight.
+func (r *Runner) invoke(ctx context.Context, inv Invocation, call *Call, timeout time.Duration, release func()) (any, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type answer struct {
@@ -120,6 +137,7 @@ func (r *Runner) invoke(ctx context.Context, inv Invocation, call *Call, timeout
 	}
 	done := make(chan answer, 1)
 	go func() {
+		defer release()
 		defer func() {
 			if p := recover(); p != nil {
 				done <- answer{err: Errorf(Internal, "the tool panicked: %v", p)}
@@ -142,8 +160,15 @@ func (r *Runner) invoke(ctx context.Context, inv Invocation, call *Call, timeout
 			a = answer{err: ctx.Err()}
 		}
 	}
-	// However a handler wrapped it, an error after the deadline or a
-	// cancellation is reported as such: the agent's next step depends on it.
+	// However a handler wrapped it, a refusal (a program start that found
+	// no slot), an error after the deadline or a cancellation is reported as
+	// such: the agent's next step depends on it.
+	if ref, ok := admit.AsRefusal(a.err); ok {
+		return nil, refused(ref)
+	}
+	if errors.Is(a.err, admit.ErrUndeclared) {
+		return nil, Wrap(Internal, a.err, "%s: %v", inv.Def.Spec.Name, admit.ErrUndeclared)
+	}
 	if a.err != nil {
 		switch ctx.Err() {
 		case context.DeadlineExceeded:

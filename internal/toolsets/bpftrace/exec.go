@@ -38,6 +38,7 @@ func (s *Set) execProgram() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "bpftrace_exec_program",
 		Kind:        tool.Mutating,
+		Programs:    true,
 		Title:       "Run a bpftrace program",
 		Description: "Check a bpftrace program (an error comes back at once with line and column), then run it in the background with a timeout; returns an execution_id for bpftrace_get_result. cat() and uprobes on shells, libraries and others' programs are refused unless configured.",
 		Timeout:     30 * time.Second,

@@ -27,6 +27,7 @@ func (s *Set) listProbes() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "bpftrace_list_probes",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "List bpftrace probes",
 		Description: "Probes bpftrace can attach to on this host (bpftrace -l), filtered by substring or glob and paged, with the total.",
 		Timeout:     60 * time.Second,
@@ -117,6 +118,7 @@ func (s *Set) listHelpers() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "bpftrace_list_helpers",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "bpftrace builtins and functions",
 		Description: "The bpftrace language's builtin variables and functions with one-line descriptions, and what this host's bpftrace supports (bpftrace --info).",
 		Timeout:     30 * time.Second,

@@ -66,6 +66,7 @@ func (s *Set) run() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "mcp_run_onboarding",
 		Kind:        tool.Mutating, // organize_downloads with apply moves files
+		Programs:    true,
 		Title:       "Run an onboarding flow",
 		Description: "Run a first-look flow and get its steps and a short summary: system_health (host, snapshot, USE verdict, failed services, recent log errors), explain_repo {path} (languages, build, tests, entry points, README, git), organize_downloads {path, apply} (sorts files into folders; dry run unless apply).",
 		Timeout:     2 * time.Minute,

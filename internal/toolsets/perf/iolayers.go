@@ -65,6 +65,7 @@ func (s *Set) ioLayers() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_io_layers",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "VFS vs block I/O",
 		Description: "Compares what programs asked of the filesystem (VFS reads and writes) with what reached the disks over duration_seconds: page cache read hit rate and write coalescing, from procfs or eBPF.",
 		Timeout:     45 * time.Second,

@@ -46,6 +46,7 @@ func (s *Set) cpuProfile() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_cpu_profile",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "CPU profile",
 		Description: "Sample on-CPU stacks with perf record -g, system-wide or for one pid: top functions by self and total, hottest stacks, share per process, and artifacts (collapsed stacks, pprof, flame graph SVG).",
 		Timeout:     2 * time.Minute,

@@ -39,6 +39,7 @@ func (s *Set) ioLatency() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_io_latency",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "Block I/O latency",
 		Description: "Block device latency over an interval: averages per device from /proc/diskstats (snapshot), or a latency histogram with p50/p90/p99 per device traced from the block request tracepoints (trace).",
 		Timeout:     2 * time.Minute,

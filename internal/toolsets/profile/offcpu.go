@@ -35,6 +35,7 @@ func (s *Set) offCPU() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_offcpu_profile",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "Off-CPU time",
 		Description: "Record scheduler switches with perf sched and report blocked time by process and thread with the reasons it left the CPU (sleeping, uninterruptible I/O, preempted): what slow-but-idle work waits on.",
 		Timeout:     2 * time.Minute,

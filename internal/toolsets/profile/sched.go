@@ -99,6 +99,7 @@ func (s *Set) schedLatency() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_sched_latency",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "Scheduler latency",
 		Description: "Record scheduler events with perf sched and report, per task, run time, context switches and the average and maximum delay between wakeup and running.",
 		Timeout:     2 * time.Minute,

@@ -46,6 +46,7 @@ func (s *Set) content() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "search_content",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "Search file contents",
 		Description: "Search text files under a directory for a regex or literal, honouring .gitignore and skipping hidden and binary files; returns hits with context lines.",
 	}, s.handleContent).WithRange("context_lines", 0, 10).WithRange("max_results", 0, 1000).WithEnum("engine", "auto", "rg", "native").

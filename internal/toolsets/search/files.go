@@ -44,6 +44,7 @@ func (s *Set) files() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "search_files",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "Find files by name",
 		Description: "Find regular files under a directory whose name matches a glob or substring, honouring .gitignore and skipping hidden files by default.",
 	}, s.handleFiles).WithRange("max_results", 0, 2000).WithEnum("engine", "auto", "rg", "native").

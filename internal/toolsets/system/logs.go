@@ -72,6 +72,7 @@ func (s *Set) logs() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:         "sys_logs",
 		Kind:         tool.ReadOnly,
+		Programs:     true,
 		Title:        "System logs",
 		Description:  "The newest system log entries from the journal (journalctl), filtered by unit, priority, age and a regex; where there is no journal, the tail of allowlisted log files, else the kernel log (as dmesg), which source kernel also picks.",
 		Timeout:      10 * time.Second,

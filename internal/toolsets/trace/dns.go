@@ -63,6 +63,7 @@ func (s *Set) dnsLatency() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_dns_latency",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "DNS lookup latency (eBPF)",
 		Description: "Times name lookups over duration_seconds two ways: C library calls (getaddrinfo, gethostbyname) by uprobes, and every DNS query to UDP port 53 from any resolver (Go, musl, static) with its server, rcode and latency, unanswered ones included.",
 		Timeout:     45 * time.Second,

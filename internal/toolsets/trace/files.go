@@ -118,6 +118,7 @@ func (s *Set) vfsLatency() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_vfs_latency",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "File read/write latency (eBPF)",
 		Description: "Latency of file reads and writes as programs see it, over duration_seconds: histograms with p50, p95, p99 for reads and writes, each call slower than min_latency_ms with its file and process, and the slow time by file and by process.",
 		Timeout:     45 * time.Second,
@@ -219,6 +220,7 @@ func (s *Set) fileTrace() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_file_trace",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "Trace file operations (eBPF)",
 		Description: "File activity over duration_seconds: slow reads and writes with the file (slow_ops), files created and deleted within the trace (file_lifecycle), and every open with its result (opens); all by default.",
 		Timeout:     45 * time.Second,

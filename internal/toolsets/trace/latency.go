@@ -34,6 +34,7 @@ func (s *Set) bioLatency() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_bio_latency",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "Block I/O latency histogram (eBPF)",
 		Description: "Block request latency (issue, or queueing with queued, to completion) over duration_seconds as a log2 or linear histogram with percentiles, overall or per device.",
 		Timeout:     45 * time.Second,

@@ -45,6 +45,7 @@ func (s *Set) tcpTrace() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_tcp_trace",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "Trace TCP connections (eBPF)",
 		Description: "TCP connections over duration_seconds from the sock:inet_sock_set_state tracepoint: in lifecycle mode each connection that closed with its duration and bytes, in connections mode each outgoing connect and whether it was established; filter by pid and ports.",
 		Timeout:     75 * time.Second,

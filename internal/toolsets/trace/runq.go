@@ -43,6 +43,7 @@ func (s *Set) runqLatency() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_runq_latency",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "Run queue latency histogram (eBPF)",
 		Description: "How long runnable tasks waited for a CPU (from wakeup or preemption to running) over duration_seconds: a log2 histogram of microseconds with percentiles, for everything or one pid, optionally ranking processes by time waited. A p99 in milliseconds means CPU saturation.",
 		Timeout:     45 * time.Second,

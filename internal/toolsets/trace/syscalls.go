@@ -54,6 +54,7 @@ func (s *Set) syscallCount() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_syscall_count",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "Count system calls (eBPF)",
 		Description: "Counts system calls over duration_seconds, counted in the kernel: the top syscalls with errors and optionally latency, and the busiest processes; filter by pid or command, or count only failures.",
 		Timeout:     75 * time.Second,
@@ -138,6 +139,7 @@ func (s *Set) execTrace() *tool.Def {
 	return tool.New(tool.Spec{
 		Name:        "perf_exec_trace",
 		Kind:        tool.ReadOnly,
+		Programs:    true,
 		Title:       "Trace process executions (eBPF)",
 		Description: "Every exec over duration_seconds (like execsnoop): pid, parent, user, command, file and arguments, failed ones with the error; filter by parent pid, name pattern or uid. Finds short-lived processes that top never shows.",
 		Timeout:     45 * time.Second,
