@@ -30,9 +30,22 @@ type Call struct {
 	progress    ProgressFunc
 	clientRoots ClientRootsFunc
 
+	// What the envelope around the data holds, for DataBudget.
+	outputCap     int
+	version, host string
+
 	mu           sync.Mutex
 	warnings     []string
 	lastProgress time.Time
+}
+
+// newCall is the Call of one invocation under the tool's limits.
+func (r *Runner) newCall(inv Invocation, lim Limits) *Call {
+	return &Call{
+		Tool: inv.Def.Spec.Name, Session: inv.Session,
+		handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots,
+		outputCap: lim.OutputCap, version: r.Version, host: r.Host,
+	}
 }
 
 // Warn adds a warning to the envelope: something was degraded, skipped or

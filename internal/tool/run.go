@@ -77,7 +77,7 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 	}
 	start := now()
 	lim := r.limits(inv.Def.Spec)
-	call := &Call{Tool: inv.Def.Spec.Name, Session: inv.Session, handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots}
+	call := r.newCall(inv, lim)
 
 	data, err := r.invoke(ctx, inv, call, lim.Timeout)
 	env := Envelope{
