@@ -12,18 +12,24 @@ import (
 // longestTimestamp is as long as any timestamp Run writes.
 const longestTimestamp = "2006-01-02T15:04:05.999999999Z"
 
-// envelopeBytes is the length of env's JSON without its data, as an answer
-// that took the longest duration: the cap minus this is what data may take.
-func envelopeBytes(env Envelope) int {
-	env.Success = true
+// answerBytes is the length of env's JSON as an answer that started at
+// the longest timestamp and took the longest duration.
+func answerBytes(env Envelope) int {
 	env.Timestamp = longestTimestamp
 	env.DurationMS = math.MaxInt64
-	env.Data = json.RawMessage("0")
 	js, err := MarshalJSON(env)
 	if err != nil { // only reachable through a bug in Envelope itself
 		panic("marshaling an envelope: " + err.Error())
 	}
-	return len(js) - 1
+	return len(js)
+}
+
+// envelopeBytes is the length of a successful answer but for its data's
+// JSON: the cap minus this is what data may take.
+func envelopeBytes(env Envelope) int {
+	env.Success = true
+	env.Data = json.RawMessage("0")
+	return answerBytes(env) - 1
 }
 
 // DataBudget is how many bytes the tool's data may take as JSON so that the

@@ -34,7 +34,11 @@ func Markdown(sets []Toolset) []byte {
 	}
 	b.WriteString("\n## The envelope\n\n")
 	b.WriteString("`structuredContent` (and, as compact JSON, the text content) of every result:\n\n")
-	writeProps(&b, mustSchema[Envelope]())
+	env, err := envelopeTypeSchema()
+	if err != nil {
+		panic(err)
+	}
+	writeProps(&b, env)
 	b.WriteString("\nError codes: ")
 	codes := Codes()
 	names := make([]string, len(codes))
@@ -118,12 +122,4 @@ func yesNo(v bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-func mustSchema[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
-	if err != nil {
-		panic(err)
-	}
-	return s
 }

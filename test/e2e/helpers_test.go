@@ -70,15 +70,21 @@ func (l *testLog) Write(p []byte) (int, error) {
 
 // envelope is the structuredContent every tool returns.
 type envelope struct {
-	Success     bool            `json:"success"`
-	Tool        string          `json:"tool"`
-	Data        json.RawMessage `json:"data"`
-	Truncated   bool            `json:"truncated"`
-	TruncatedAt int             `json:"truncated_at"`
-	DataPreview string          `json:"data_preview"`
-	Handle      string          `json:"handle"`
-	Warnings    []string        `json:"warnings"`
-	Error       *struct {
+	Success       bool            `json:"success"`
+	Tool          string          `json:"tool"`
+	Data          json.RawMessage `json:"data"`
+	Truncated     bool            `json:"truncated"`
+	DataPreview   json.RawMessage `json:"data_preview"`
+	PreviewCounts []struct {
+		Path       string `json:"path"`
+		Unit       string `json:"unit"`
+		Kept       int    `json:"kept"`
+		Total      int    `json:"total"`
+		HandleLine int    `json:"handle_line"`
+	} `json:"preview_counts"`
+	Handle   string   `json:"handle"`
+	Warnings []string `json:"warnings"`
+	Error    *struct {
 		Code        string `json:"code"`
 		Message     string `json:"message"`
 		Recoverable bool   `json:"recoverable"`
