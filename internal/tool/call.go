@@ -36,6 +36,7 @@ type Call struct {
 
 	mu           sync.Mutex
 	warnings     []string
+	links        []Link
 	lastProgress time.Time
 }
 
@@ -63,7 +64,8 @@ func (c *Call) Warnings() []string {
 	return append([]string(nil), c.warnings...)
 }
 
-// PutHandle stores payload as a handle the agent can page with handle_read.
+// PutHandle stores payload as a handle the agent can page with handle_read,
+// and links the answer to it.
 func (c *Call) PutHandle(ctx context.Context, typ string, meta map[string]any, payload []byte) (string, error) {
 	if c.handles == nil {
 		return "", Errorf(Internal, "no handle store is configured")
@@ -72,6 +74,7 @@ func (c *Call) PutHandle(ctx context.Context, typ string, meta map[string]any, p
 	if err != nil {
 		return "", Wrap(Internal, err, "storing a handle: %v", err)
 	}
+	c.Link(HandleLink(id, typ, meta, int64(len(payload))))
 	return id, nil
 }
 

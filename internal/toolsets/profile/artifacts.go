@@ -71,7 +71,7 @@ func (s *Set) getArtifact() *tool.Def {
 	}, s.handleGet).WithRange("offset", 0, 1<<40).WithRange("limit", 1, 1<<20)
 }
 
-func (s *Set) handleGet(ctx context.Context, _ *tool.Call, in getIn) (getOut, error) {
+func (s *Set) handleGet(ctx context.Context, call *tool.Call, in getIn) (getOut, error) {
 	limit := in.Limit
 	if limit == 0 {
 		limit = 64 << 10
@@ -85,6 +85,7 @@ func (s *Set) handleGet(ctx context.Context, _ *tool.Call, in getIn) (getOut, er
 	case err != nil:
 		return getOut{}, tool.Wrap(tool.Internal, err, "reading the artifact: %v", err)
 	}
+	call.Link(tool.ArtifactLink(a.ID, a.Tool, a.Type, a.MIME, a.Size))
 	out := getOut{Artifact: a, Offset: in.Offset, Length: int64(len(b)), Encoding: "text", Content: string(b)}
 	if !isText(a.MIME) || !utf8.Valid(b) {
 		out.Encoding, out.Content = "base64", base64.StdEncoding.EncodeToString(b)
