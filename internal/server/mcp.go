@@ -46,7 +46,7 @@ func (s *Server) mcpHandler(d *tool.Def) mcp.ToolHandler {
 		}
 		res := s.run(ctx, inv)
 		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}},
+			Content:           toolContent(res, requestVersion(req)),
 			StructuredContent: jsonRaw(res.JSON),
 			IsError:           res.Err != nil,
 		}, nil

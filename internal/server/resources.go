@@ -8,30 +8,35 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hostmcp/hostmcp/internal/store"
+	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 const (
-	handleURIPrefix   = "hostmcp://handle/"
-	artifactURIPrefix = "hostmcp://artifact/"
+	handleURIPrefix   = tool.HandleURIPrefix
+	artifactURIPrefix = tool.ArtifactURIPrefix
 )
 
 // addResources serves handles as a resource template, so a client that
-// prefers resources can fetch a whole stored result in one read.
+// prefers resources can fetch a whole stored result in one read, and lists
+// the current handles and artifacts.
 func (s *Server) addResources(srv *mcp.Server) {
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name:        "handle",
 		Title:       "Stored result",
-		Description: "A large result kept by hostmcp (JSON or text); tools return its id as `handle`.",
-		MIMEType:    "text/plain",
+		Description: "A large result kept by hostmcp (indented JSON, JSON Lines or a file's text); tools return its id as `handle`.",
+		MIMEType:    tool.HandleMIME,
 		URITemplate: handleURIPrefix + "{id}",
 	}, s.readHandleResource)
+	// No MIME type: artifacts differ (text, pprof, SVG), and the template's
+	// would claim one for all; each artifact's own is in its link, in
+	// resources/list and in resources/read.
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name:        "artifact",
 		Title:       "Profiling artifact",
 		Description: "A file a profiling tool produced: collapsed stacks (text), a pprof profile (binary), a flame graph (SVG); their answers give the ids.",
-		MIMEType:    "application/octet-stream",
 		URITemplate: artifactURIPrefix + "{id}",
 	}, s.readArtifactResource)
+	srv.AddReceivingMiddleware(s.listResourcesMiddleware)
 }
 
 // readArtifactResource serves an artifact whole (up to maxResourceBytes),
@@ -75,9 +80,5 @@ func (s *Server) readHandleResource(ctx context.Context, req *mcp.ReadResourceRe
 	if err != nil {
 		return nil, err
 	}
-	mime := "text/plain"
-	if sl.Handle.Type == "result" {
-		mime = "application/json"
-	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: sl.Content}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: tool.HandleMIME, Text: sl.Content}}}, nil
 }

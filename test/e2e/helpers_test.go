@@ -111,11 +111,18 @@ func call(t *testing.T, ctx context.Context, cs *mcp.ClientSession, tools map[st
 	if tl, ok := tools[name]; ok {
 		validate(t, tl.OutputSchema, js)
 	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: want one text content, got %d", name, len(res.Content))
+	// One text content, the envelope, then a resource_link for each handle
+	// or artifact the result holds.
+	if len(res.Content) == 0 {
+		t.Fatalf("%s: no content", name)
 	}
 	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || !jsonEqual(tc.Text, string(js)) {
-		t.Errorf("%s: text content is not the envelope", name)
+		t.Errorf("%s: the first content is not the envelope as text", name)
+	}
+	for i, c := range res.Content[1:] {
+		if _, ok := c.(*mcp.ResourceLink); !ok {
+			t.Errorf("%s: content %d is a %T, want only resource links after the text", name, i+1, c)
+		}
 	}
 	if res.IsError == env.Success {
 		t.Errorf("%s: isError=%v but success=%v", name, res.IsError, env.Success)
