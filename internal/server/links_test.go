@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,6 +31,23 @@ func TestToolContentByVersion(t *testing.T) {
 		l, ok := got[2].(*mcp.ResourceLink)
 		if !ok || l.URI != "hostmcp://artifact/A_1" || l.Name != "A_1" || l.MIMEType != "image/svg+xml" || l.Size == nil || *l.Size != 7 {
 			t.Errorf("%q: the artifact's link is %#v", version, got[2])
+		}
+	}
+}
+
+// A link to more than one resources/read returns says so and names the
+// tool that pages it.
+func TestLinkOverOneReadSaysHowToPage(t *testing.T) {
+	res := tool.Result{JSON: []byte(`{}`), Links: []tool.Link{
+		tool.HandleLink("H_result_1", "result", nil, maxResourceBytes),
+		tool.HandleLink("H_result_2", "result", nil, maxResourceBytes+1),
+		tool.ArtifactLink("A_1", "perf_cpu_profile", "pprof", "application/octet-stream", maxResourceBytes+1),
+	}}
+	got := toolContent(res, "")
+	for i, want := range []string{"", "handle_read", "perf_get_artifact"} {
+		l := got[i+1].(*mcp.ResourceLink)
+		if (want == "") != (l.Description == "") || !strings.Contains(l.Description, want) {
+			t.Errorf("%s of %d bytes: description %q, want one naming %q", l.URI, *l.Size, l.Description, want)
 		}
 	}
 }

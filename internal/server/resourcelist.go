@@ -60,10 +60,11 @@ func (s *Server) currentResources(ctx context.Context) ([]*mcp.Resource, error) 
 			arts = arts[1:]
 			l, created = tool.ArtifactLink(a.ID, a.Tool, a.Type, a.MIME, a.Size), a.Created
 		}
-		out = append(out, &mcp.Resource{
-			URI: l.URI, Name: l.Name, Title: l.Title, MIMEType: l.MIMEType, Size: l.Size,
-			Description: fmt.Sprintf("made %s", created.Format(time.RFC3339)),
-		})
+		desc := fmt.Sprintf("made %s", created.Format(time.RFC3339))
+		if note := readNote(l); note != "" {
+			desc += "; " + note
+		}
+		out = append(out, &mcp.Resource{URI: l.URI, Name: l.Name, Title: l.Title, MIMEType: l.MIMEType, Size: l.Size, Description: desc})
 	}
 	return out, nil
 }

@@ -2,9 +2,12 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hostmcp/hostmcp/internal/store"
@@ -54,6 +57,9 @@ func (s *Server) readArtifactResource(ctx context.Context, req *mcp.ReadResource
 	if err != nil {
 		return nil, err
 	}
+	if a.Size > maxResourceBytes {
+		return nil, tooLargeToRead(uri, a.Size, "perf_get_artifact")
+	}
 	rc := &mcp.ResourceContents{URI: uri, MIMEType: a.MIME}
 	if strings.HasPrefix(a.MIME, "text/") || strings.HasPrefix(a.MIME, "image/svg+xml") {
 		rc.Text = string(b)
@@ -64,8 +70,19 @@ func (s *Server) readArtifactResource(ctx context.Context, req *mcp.ReadResource
 }
 
 // maxResourceBytes bounds one resource read: a handle can be larger than
-// a client should take in one message; handle_read pages the rest.
+// a client should take in one message. A larger one is refused, never cut
+// short without a word: its link and listing give its size, and the tools
+// page it.
 const maxResourceBytes = 1 << 20
+
+// tooLargeToRead is the error for a resource over maxResourceBytes.
+func tooLargeToRead(uri string, size int64, tool string) error {
+	return &jsonrpc.Error{
+		Code:    jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("%s is %d bytes, over the %d bytes one resource read returns: page it with the tool %s", uri, size, maxResourceBytes, tool),
+		Data:    json.RawMessage(fmt.Sprintf(`{"uri":%q,"size":%d,"limit":%d}`, uri, size, maxResourceBytes)),
+	}
+}
 
 func (s *Server) readHandleResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
@@ -79,6 +96,9 @@ func (s *Server) readHandleResource(ctx context.Context, req *mcp.ReadResourceRe
 	}
 	if err != nil {
 		return nil, err
+	}
+	if sl.HasMore {
+		return nil, tooLargeToRead(uri, sl.Total, "handle_read")
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: tool.HandleMIME, Text: sl.Content}}}, nil
 }

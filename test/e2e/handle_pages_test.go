@@ -62,6 +62,12 @@ func TestHandleReadPagesFitTheCap(t *testing.T) {
 			}
 		})
 	}
+	// Over the 1 MiB one resource read returns, the handle is refused as a
+	// resource with the tool to use, not cut short without a word.
+	_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "hostmcp://handle/" + read.Handle})
+	if err == nil || !strings.Contains(err.Error(), "handle_read") {
+		t.Errorf("resources/read of a %d-byte handle: %v, want an error naming handle_read", len(want), err)
+	}
 }
 
 // pageToEOF reads a handle with handle_read from offset 0, passing next_offset
