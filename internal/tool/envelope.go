@@ -50,7 +50,10 @@ func envelopeSchema(data *jsonschema.Schema) (*jsonschema.Schema, error) {
 	// docs/tools.md, and served without descriptions.
 	stripDescriptions(s)
 	// Likewise preview_counts' items, which only truncated answers carry.
+	// data_preview may be any JSON, but not as the schema true: the
+	// TypeScript SDK refuses a property schema that is not an object.
 	s.Properties["preview_counts"] = &jsonschema.Schema{Type: "array"}
+	s.Properties["data_preview"] = &jsonschema.Schema{Description: "data, cut to fit"}
 	d := *data
 	d.Description = "the tool's result; absent on error or when truncated"
 	loosen(&d)
