@@ -58,13 +58,17 @@ func FitJSONString(s string, budget int, wholeLines bool) int {
 		return 0
 	}
 	for i := 0; i < len(s); {
-		e, w := jsonRuneLen(s[i:])
+		c := s[i]
+		e, w := int(jsonByteLen[c&0x7f]), 1 // the common case, inline
+		if c >= utf8.RuneSelf {
+			e, w = jsonRuneLen(s[i:])
+		}
 		if n+e > budget {
 			return fit
 		}
 		n += e
 		i += w
-		if !wholeLines || s[i-1] == '\n' || i == len(s) {
+		if !wholeLines || c == '\n' || i == len(s) {
 			fit = i
 		}
 	}

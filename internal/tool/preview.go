@@ -3,7 +3,6 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 )
 
 // A preview is the result itself, cut down to fit the output cap: the same
@@ -35,15 +34,17 @@ type cut struct{ items, members, str int }
 
 // previewer writes the cut trees of one result.
 type previewer struct {
-	root  *jnode
-	stats jstats
+	t   *jtree
+	buf bytes.Buffer // reused by every render
 }
 
 // render writes the tree cut by c as compact JSON, and counts what it cut.
-// It gives up (ok false) once the JSON passes limit bytes.
+// It gives up (ok false) once the JSON passes limit bytes. The JSON is
+// valid until the next render.
 func (pv *previewer) render(c cut, limit int) (js []byte, counts []PreviewCount, ok bool) {
-	r := &renderer{cut: c, limit: limit, index: map[string]int{}}
-	r.value(pv.root, "$")
+	pv.buf.Reset()
+	r := &renderer{t: pv.t, buf: &pv.buf, cut: c, limit: limit, index: map[string]int{}}
+	r.value(&pv.t.root, "$")
 	if r.over() {
 		return nil, nil, false
 	}
@@ -51,9 +52,10 @@ func (pv *previewer) render(c cut, limit int) (js []byte, counts []PreviewCount,
 }
 
 type renderer struct {
+	t      *jtree
+	buf    *bytes.Buffer
 	cut    cut
 	limit  int
-	buf    bytes.Buffer
 	counts []PreviewCount
 	index  map[string]int // path -> position in counts
 }
@@ -85,61 +87,72 @@ func (r *renderer) value(n *jnode, path string) {
 	case '[':
 		keep := min(len(n.kids), r.cut.items)
 		if keep < len(n.kids) {
-			r.count(path, "items", keep, len(n.kids), n.kids[keep].line)
+			r.count(path, "items", keep, len(n.kids), int(n.kids[keep].line))
 		}
 		r.buf.WriteByte('[')
-		for i, kid := range n.kids[:keep] {
+		items := path + "[*]"
+		for i := range n.kids[:keep] {
 			if i > 0 {
 				r.buf.WriteByte(',')
 			}
-			r.value(kid, path+"[*]")
+			r.value(&n.kids[i], items)
 		}
 		r.buf.WriteByte(']')
 	case '{':
 		keep := min(len(n.kids), r.cut.members)
 		if keep < len(n.kids) {
-			r.count(path, "members", keep, len(n.kids), n.kids[keep].line)
+			r.count(path, "members", keep, len(n.kids), int(n.kids[keep].line))
 		}
 		r.buf.WriteByte('{')
-		for i, kid := range n.kids[:keep] {
+		for i := range n.kids[:keep] {
 			if i > 0 {
 				r.buf.WriteByte(',')
 			}
-			r.buf.Write(n.keys[i])
+			name := r.t.name(&n.kids[i])
+			r.buf.Write(name)
 			r.buf.WriteByte(':')
-			r.value(kid, memberPath(path, n.keys[i]))
+			r.value(&n.kids[i], memberPath(path, name))
 		}
 		r.buf.WriteByte('}')
 	default:
-		r.buf.Write(n.raw)
+		r.buf.Write(r.t.raw(n))
 	}
 }
 
 // str writes a string, cut to the cut's bytes at a character boundary.
 func (r *renderer) str(n *jnode, path string) {
-	if len(n.raw) <= r.cut.str {
-		r.buf.Write(n.raw)
+	raw := r.t.raw(n)
+	if len(raw) <= r.cut.str {
+		r.buf.Write(raw)
 		return
 	}
 	var s string
-	if err := json.Unmarshal(n.raw, &s); err != nil { // the encoder wrote it: unreachable
+	if err := json.Unmarshal(raw, &s); err != nil { // the encoder wrote it: unreachable
 		r.buf.WriteString(`""`)
 		return
 	}
 	kept := s[:FitJSONString(s, r.cut.str, false)]
 	js, _ := MarshalJSON(kept) // a string always encodes
 	r.buf.Write(js)
-	r.count(path, "bytes", len(kept), len(s), n.line)
+	r.count(path, "bytes", len(kept), len(s), int(n.line))
 }
-
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // memberPath names a member in JSONPath: $.name, or $["odd name"].
 func memberPath(path string, key []byte) string {
-	if name := key[1 : len(key)-1]; identifier.Match(name) {
+	if name := key[1 : len(key)-1]; isIdentifier(name) {
 		return path + "." + string(name)
 	}
 	return path + "[" + string(key) + "]"
+}
+
+// isIdentifier reports whether name is [A-Za-z_][A-Za-z0-9_]*.
+func isIdentifier(name []byte) bool {
+	for i, c := range name {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return len(name) > 0
 }
 
 // fit finds the least cut whose preview passes fits: arrays first, from
@@ -155,9 +168,9 @@ func (pv *previewer) fit(fits func(js []byte, counts []PreviewCount) bool, limit
 		at  func(x int) cut
 		max int
 	}{
-		{func(x int) cut { return cut{items: x, members: unlimited, str: unlimited} }, pv.stats.items},
-		{func(x int) cut { return cut{items: 1, members: unlimited, str: x} }, pv.stats.str},
-		{func(x int) cut { return cut{items: 0, members: x, str: 64} }, pv.stats.members},
+		{func(x int) cut { return cut{items: x, members: unlimited, str: unlimited} }, pv.t.stats.items},
+		{func(x int) cut { return cut{items: 1, members: unlimited, str: x} }, pv.t.stats.str},
+		{func(x int) cut { return cut{items: 0, members: x, str: 64} }, pv.t.stats.members},
 	}
 	for i, s := range steps {
 		lo := 1
@@ -180,7 +193,8 @@ func (pv *previewer) fit(fits func(js []byte, counts []PreviewCount) bool, limit
 				hi = mid - 1
 			}
 		}
-		return try(s.at(lo))
+		js, counts, ok := try(s.at(lo))
+		return bytes.Clone(js), counts, ok
 	}
 	return nil, nil, false
 }

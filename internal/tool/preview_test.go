@@ -153,11 +153,11 @@ func FuzzIndentJSON(f *testing.F) {
 		if err != nil {
 			return
 		}
-		root, _, err := parseJSON(js)
+		tree, err := parseJSON(js)
 		if err != nil {
 			t.Fatalf("parseJSON(%s): %v", js, err)
 		}
-		got, lines := indentJSON(root)
+		got, lines := tree.indent()
 		var want bytes.Buffer
 		if err := json.Indent(&want, js, "", " "); err != nil {
 			t.Fatal(err)

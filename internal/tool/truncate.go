@@ -15,15 +15,15 @@ func (r *Runner) setData(ctx context.Context, call *Call, env *Envelope, data an
 	if err != nil {
 		return Wrap(Internal, err, "encoding the result: %v", err)
 	}
-	if len(js) <= call.DataBudget() {
+	if call.surelyFits(len(js)) || len(js) <= call.DataBudget() {
 		env.Data = js
 		return nil
 	}
-	root, stats, err := parseJSON(js)
+	tree, err := parseJSON(js)
 	if err != nil {
 		return Wrap(Internal, err, "laying out the result: %v", err)
 	}
-	full, lines := indentJSON(root)
+	full, lines := tree.indent()
 	id, err := call.PutHandle(ctx, "result", map[string]any{"tool": call.Tool}, full)
 	if err != nil {
 		return err
@@ -34,9 +34,10 @@ func (r *Runner) setData(ctx context.Context, call *Call, env *Envelope, data an
 		e.Success, e.Truncated, e.Handle, e.DataPreview, e.PreviewCounts = true, true, id, preview, counts
 		return e
 	}
-	pv := &previewer{root: root, stats: stats}
+	pv := &previewer{t: tree}
 	preview, counts, ok := pv.fit(func(p []byte, c []PreviewCount) bool {
-		return answerBytes(answer(p, c)) <= capBytes
+		// The preview goes into the envelope as it is: measure the rest.
+		return answerBytes(answer([]byte("0"), c))-1+len(p) <= capBytes
 	}, capBytes)
 	if !ok {
 		preview, counts = nil, nil

@@ -11,7 +11,6 @@ import (
 
 // HandleReader is the part of the store handle_read needs.
 type HandleReader interface {
-	Handle(ctx context.Context, id string) (store.Handle, error)
 	ReadWindow(ctx context.Context, id string, w store.Window) (store.Slice, error)
 }
 

@@ -55,19 +55,17 @@ func (s *Set) readHandle(ctx context.Context, call *tool.Call, in handleReadIn) 
 	if err != nil {
 		return handleReadOut{}, err
 	}
-	h, err := s.handles.Handle(ctx, in.Handle)
+	// No page holds more bytes than the answer may take; fill cuts the
+	// window to what is left beside the handle's description.
+	w.MaxBytes = int64(max(call.DataBudget(), 1))
+	sl, err := s.handles.ReadWindow(ctx, in.Handle, w)
 	if err != nil {
 		return handleReadOut{}, handleError(err, in)
 	}
-	p := newPage(call, h, w)
+	p := newPage(call, sl.Handle, w)
 	if p.room < minPageRoom {
-		return handleReadOut{}, tool.Errorf(tool.OutputTooLarge, "handle %s's description leaves no room for content under handle_read's output cap", h.ID).
-			WithSuggestion("Read it as the resource hostmcp://handle/%s; the operator can raise [tools.handle_read] output_cap_bytes.", h.ID)
-	}
-	w.MaxBytes = int64(p.room - 2) // the quotes; every byte takes at least one in JSON
-	sl, err := s.handles.ReadWindow(ctx, h.ID, w)
-	if err != nil {
-		return handleReadOut{}, handleError(err, in)
+		return handleReadOut{}, tool.Errorf(tool.OutputTooLarge, "handle %s's description leaves no room for content under handle_read's output cap", sl.Handle.ID).
+			WithSuggestion("Read it as the resource hostmcp://handle/%s; the operator can raise [tools.handle_read] output_cap_bytes.", sl.Handle.ID)
 	}
 	return p.fill(call, sl), nil
 }
@@ -153,15 +151,18 @@ func (p *page) bytesAround() int {
 func (p *page) fill(call *tool.Call, sl store.Slice) handleReadOut {
 	out := p.out
 	content := sl.Content
+	wholeLines := 0
+	if sl.Unit == store.Lines && !sl.Truncated {
+		wholeLines = tool.FitJSONString(content, p.room, true)
+	}
 	switch {
 	case sl.Unit == store.Bytes:
 		content = content[:tool.FitJSONString(content, p.room, false)]
 		out.Returned = int64(len(content))
-	case !sl.Truncated && tool.FitJSONString(content, p.room, true) > 0:
-		n := tool.FitJSONString(content, p.room, true)
+	case !sl.Truncated && wholeLines > 0:
 		out.Returned = sl.Returned
-		if n < len(content) {
-			content = content[:n]
+		if wholeLines < len(content) {
+			content = content[:wholeLines]
 			out.Returned = int64(strings.Count(content, "\n"))
 		}
 	case content != "": // the line at offset alone is longer than a page
