@@ -104,9 +104,11 @@ func (e *fitEnv) page(t *testing.T, capBytes int, id string, args map[string]any
 
 func TestHandleReadFitsTheCap(t *testing.T) {
 	e := newFitEnv(t)
-	text := hostile(300 << 10)
-	id := e.put(t, text)
 	for _, capBytes := range []int{1024, 4096, 64 << 10, 1 << 20} {
+		// Some 20 pages or more at each cap: enough to cross every kind of
+		// boundary, few enough for a small cap to page quickly.
+		text := hostile(min(300<<10, 20*capBytes))
+		id := e.put(t, text)
 		for _, args := range []map[string]any{
 			{},
 			{"unit": "bytes"},
