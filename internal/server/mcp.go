@@ -21,6 +21,9 @@ func (s *Server) buildMCP() *mcp.Server {
 	opts := &mcp.ServerOptions{Instructions: instructions, Logger: s.log}
 	s.roots.listen(opts)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostmcp", Title: "hostmcp", Version: s.opts.Version}, opts)
+	// First, so that it sits innermost: a middleware added later (one that
+	// shapes results for a protocol revision) then sees the list it makes.
+	srv.AddReceivingMiddleware(s.listResourcesMiddleware)
 	for i, t := range mcpTools(s.order) {
 		srv.AddTool(t, s.mcpHandler(s.order[i]))
 	}

@@ -26,8 +26,8 @@ func (s *Server) listResourcesMiddleware(next mcp.MethodHandler) mcp.MethodHandl
 			return res, err
 		}
 		list, ok := res.(*mcp.ListResourcesResult)
-		if !ok {
-			return res, err
+		if !ok { // a middleware reshaped it before this one: see buildMCP
+			return nil, fmt.Errorf("resources/list: the SDK answered a %T", res)
 		}
 		if list.Resources, err = s.currentResources(ctx); err != nil {
 			return nil, err

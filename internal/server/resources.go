@@ -20,8 +20,7 @@ const (
 )
 
 // addResources serves handles as a resource template, so a client that
-// prefers resources can fetch a whole stored result in one read, and lists
-// the current handles and artifacts.
+// prefers resources can fetch a whole stored result in one read.
 func (s *Server) addResources(srv *mcp.Server) {
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name:        "handle",
@@ -39,7 +38,6 @@ func (s *Server) addResources(srv *mcp.Server) {
 		Description: "A file a profiling tool produced: collapsed stacks (text), a pprof profile (binary), a flame graph (SVG); their answers give the ids.",
 		URITemplate: artifactURIPrefix + "{id}",
 	}, s.readArtifactResource)
-	srv.AddReceivingMiddleware(s.listResourcesMiddleware)
 }
 
 // readArtifactResource serves an artifact whole (up to maxResourceBytes),

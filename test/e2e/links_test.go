@@ -181,6 +181,13 @@ func TestNoLinksBeforeTheirProtocolVersion(t *testing.T) {
 			if len(res.Content) != want {
 				t.Errorf("%s: %d content items, want %d", version, len(res.Content), want)
 			}
+			// resources/list lists the handle at every revision.
+			var env envelope
+			_ = json.Unmarshal([]byte(text.Text), &env)
+			list, err := cs.ListResources(ctx, nil)
+			if err != nil || len(list.Resources) == 0 || list.Resources[0].URI != "hostmcp://handle/"+env.Handle {
+				t.Errorf("%s: resources/list does not list %s first: %v %+v", version, env.Handle, err, list)
+			}
 		})
 	}
 }
