@@ -21,6 +21,9 @@ func (s *Server) buildMCP() *mcp.Server {
 	opts := &mcp.ServerOptions{Instructions: instructions, Logger: s.log, Capabilities: capabilities()}
 	s.roots.listen(opts)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostmcp", Title: "hostmcp", Version: s.opts.Version}, opts)
+	// First, so that it sits innermost: a middleware added later (one that
+	// shapes results for a protocol revision) then sees the list it makes.
+	srv.AddReceivingMiddleware(s.listResourcesMiddleware)
 	srv.AddReceivingMiddleware(clipErrors, shapeForRevision, checkLogLevel)
 	srv.AddSendingMiddleware(shapeNotifications)
 	for i, t := range mcpTools(s.order) {
@@ -49,7 +52,7 @@ func (s *Server) mcpHandler(d *tool.Def) mcp.ToolHandler {
 		}
 		res := s.run(ctx, inv)
 		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}},
+			Content:           toolContent(res, requestVersion(req)),
 			StructuredContent: jsonRaw(res.JSON),
 			IsError:           res.Err != nil,
 		}, nil

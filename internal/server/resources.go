@@ -2,17 +2,21 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hostmcp/hostmcp/internal/store"
+	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 const (
-	handleURIPrefix   = "hostmcp://handle/"
-	artifactURIPrefix = "hostmcp://artifact/"
+	handleURIPrefix   = tool.HandleURIPrefix
+	artifactURIPrefix = tool.ArtifactURIPrefix
 )
 
 // addResources serves handles as a resource template, so a client that
@@ -21,15 +25,17 @@ func (s *Server) addResources(srv *mcp.Server) {
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name:        "handle",
 		Title:       "Stored result",
-		Description: "A large result kept by hostmcp (JSON or text); tools return its id as `handle`.",
-		MIMEType:    "text/plain",
+		Description: "A large result kept by hostmcp (indented JSON, JSON Lines or a file's text); tools return its id as `handle`.",
+		MIMEType:    tool.HandleMIME,
 		URITemplate: handleURIPrefix + "{id}",
 	}, s.readHandleResource)
+	// No MIME type: artifacts differ (text, pprof, SVG), and the template's
+	// would claim one for all; each artifact's own is in its link, in
+	// resources/list and in resources/read.
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name:        "artifact",
 		Title:       "Profiling artifact",
 		Description: "A file a profiling tool produced: collapsed stacks (text), a pprof profile (binary), a flame graph (SVG); their answers give the ids.",
-		MIMEType:    "application/octet-stream",
 		URITemplate: artifactURIPrefix + "{id}",
 	}, s.readArtifactResource)
 }
@@ -49,6 +55,9 @@ func (s *Server) readArtifactResource(ctx context.Context, req *mcp.ReadResource
 	if err != nil {
 		return nil, err
 	}
+	if a.Size > maxResourceBytes {
+		return nil, tooLargeToRead(uri, a.Size, "perf_get_artifact")
+	}
 	rc := &mcp.ResourceContents{URI: uri, MIMEType: a.MIME}
 	if strings.HasPrefix(a.MIME, "text/") || strings.HasPrefix(a.MIME, "image/svg+xml") {
 		rc.Text = string(b)
@@ -59,8 +68,19 @@ func (s *Server) readArtifactResource(ctx context.Context, req *mcp.ReadResource
 }
 
 // maxResourceBytes bounds one resource read: a handle can be larger than
-// a client should take in one message; handle_read pages the rest.
+// a client should take in one message. A larger one is refused, never cut
+// short without a word: its link and listing give its size, and the tools
+// page it.
 const maxResourceBytes = 1 << 20
+
+// tooLargeToRead is the error for a resource over maxResourceBytes.
+func tooLargeToRead(uri string, size int64, tool string) error {
+	return &jsonrpc.Error{
+		Code:    jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("%s is %d bytes, over the %d bytes one resource read returns: page it with the tool %s", uri, size, maxResourceBytes, tool),
+		Data:    json.RawMessage(fmt.Sprintf(`{"uri":%q,"size":%d,"limit":%d}`, uri, size, maxResourceBytes)),
+	}
+}
 
 func (s *Server) readHandleResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
@@ -75,9 +95,8 @@ func (s *Server) readHandleResource(ctx context.Context, req *mcp.ReadResourceRe
 	if err != nil {
 		return nil, err
 	}
-	mime := "text/plain"
-	if sl.Handle.Type == "result" {
-		mime = "application/json"
+	if sl.HasMore {
+		return nil, tooLargeToRead(uri, sl.Total, "handle_read")
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: sl.Content}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: tool.HandleMIME, Text: sl.Content}}}, nil
 }

@@ -32,27 +32,52 @@ const (
 // offset equal to Total is allowed and reads nothing.
 var ErrOffsetOutOfRange = errors.New("offset out of range")
 
+// Window is the part of a payload ReadWindow reads.
+type Window struct {
+	Offset int64 // first line (0-based) or byte
+	Limit  int64 // lines or bytes; zero or less means the default
+	Unit   Unit
+	// MaxBytes bounds the content in bytes (at most, and by default,
+	// MaxByteLimit): a bytes window is shortened to it, a lines window stops
+	// before the line that would pass it, and a first line longer than it
+	// is cut (Slice.Truncated).
+	MaxBytes int64
+}
+
 // Slice is one window of a handle's payload.
 type Slice struct {
 	Handle     Handle
 	Unit       Unit
 	Offset     int64  // first line (0-based) or byte of the window
+	Start      int64  // byte offset of Content in the payload
 	Returned   int64  // lines or bytes in Content
 	Total      int64  // lines or bytes in the whole payload
 	Content    string // the window; whole lines, or bytes cut at a rune boundary
 	HasMore    bool   // NextOffset < Total
 	NextOffset int64  // the Offset of the next window
 	// Truncated is set when a lines window holds a single line longer than
-	// MaxByteLimit: Content is that line's first MaxByteLimit bytes (read the
-	// rest by bytes), and NextOffset moves on to the next line.
+	// the window's MaxBytes: Content is that line's first bytes (read the
+	// rest by bytes from Start+len(Content)), and NextOffset moves on to the
+	// next line.
 	Truncated bool
 }
 
-// ReadHandle returns a window of a handle's payload. By lines, offset is a
+// ReadHandle returns a window of a handle's payload of at most MaxByteLimit
+// bytes; see ReadWindow.
+func (s *Store) ReadHandle(ctx context.Context, id string, offset, limit int64, unit Unit) (Slice, error) {
+	return s.ReadWindow(ctx, id, Window{Offset: offset, Limit: limit, Unit: unit})
+}
+
+// ReadWindow returns a window of a handle's payload. By lines, offset is a
 // 0-based line number and the content keeps each line's terminator. By
 // bytes, the window never ends inside a UTF-8 sequence: it is shortened to
 // the last whole rune, and Returned and NextOffset say where it ended.
-func (s *Store) ReadHandle(ctx context.Context, id string, offset, limit int64, unit Unit) (Slice, error) {
+func (s *Store) ReadWindow(ctx context.Context, id string, w Window) (Slice, error) {
+	offset, limit, unit := w.Offset, w.Limit, w.Unit
+	maxBytes := int64(MaxByteLimit)
+	if w.MaxBytes > 0 {
+		maxBytes = min(w.MaxBytes, maxBytes)
+	}
 	if unit != Lines && unit != Bytes {
 		return Slice{}, fmt.Errorf("reading a handle: unit must be %q or %q, not %q", Lines, Bytes, unit)
 	}
@@ -82,11 +107,13 @@ func (s *Store) ReadHandle(ctx context.Context, id string, offset, limit int64, 
 	var content []byte
 	switch {
 	case offset == sl.Total: // the end: nothing to read, and not an error
+		sl.Start = h.Size
 	case unit == Bytes:
-		content, err = readBytes(ctx, p, offset, clampLimit(limit, DefaultByteLimit, MaxByteLimit))
+		sl.Start = offset
+		content, err = readBytes(ctx, p, offset, min(clampLimit(limit, DefaultByteLimit, MaxByteLimit), maxBytes))
 		sl.Returned = int64(len(content))
 	default:
-		content, sl.Returned, sl.Truncated, err = readLines(ctx, p, l.index, offset, clampLimit(limit, DefaultLineLimit, MaxLineLimit))
+		content, sl.Start, sl.Returned, sl.Truncated, err = readLines(ctx, p, l.index, offset, clampLimit(limit, DefaultLineLimit, MaxLineLimit), maxBytes)
 	}
 	if err != nil {
 		return Slice{}, err
@@ -140,25 +167,25 @@ func runeCut(b []byte) int {
 }
 
 // readLines reads up to limit lines from line offset, keeping the content
-// within MaxByteLimit bytes.
-func readLines(ctx context.Context, p *payload, index []byte, offset, limit int64) ([]byte, int64, bool, error) {
+// within maxBytes bytes. It also returns where the content starts.
+func readLines(ctx context.Context, p *payload, index []byte, offset, limit, maxBytes int64) ([]byte, int64, int64, bool, error) {
 	k := offset / lineStride
 	pos, err := lineCheckpoint(index, k)
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("reading handle %s: %w", p.id, err)
+		return nil, 0, 0, false, fmt.Errorf("reading handle %s: %w", p.id, err)
 	}
-	sp, err := findLines(ctx, p, pos, k*lineStride, offset, limit, MaxByteLimit)
+	sp, err := findLines(ctx, p, pos, k*lineStride, offset, limit, maxBytes)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, 0, false, err
 	}
 	b, err := p.readRange(ctx, sp.start, sp.end)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, 0, false, err
 	}
 	if sp.cut {
 		b = b[:runeCut(b)]
 	}
-	return b, sp.n, sp.cut, nil
+	return b, sp.start, sp.n, sp.cut, nil
 }
 
 // lineSpan is where a window of lines lies in the payload.

@@ -181,3 +181,43 @@ func TestReadHandleBadInput(t *testing.T) {
 		t.Errorf("reading a good handle after bad input: %v", err)
 	}
 }
+
+// A window bounded in bytes: handle_read passes what fits its output cap.
+func TestReadWindowMaxBytes(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, nil)
+	const text = "ab\ncd\nef\n"
+	tests := []struct {
+		name      string
+		payload   string
+		w         Window
+		want      window
+		wantStart int64
+	}{
+		{"bytes shortened", text, Window{Offset: 1, Limit: 100, Unit: Bytes, MaxBytes: 4}, window{"b\ncd", 4, 9, true, 5, false}, 1},
+		{"bytes shortened at a rune", "aé€", Window{Unit: Bytes, MaxBytes: 5}, window{"aé", 3, 6, true, 3, false}, 0},
+		{"bytes limit below the bound", text, Window{Unit: Bytes, Limit: 2, MaxBytes: 4}, window{"ab", 2, 9, true, 2, false}, 0},
+		{"lines stop before the bound", text, Window{Offset: 1, Unit: Lines, MaxBytes: 5}, window{"cd\n", 1, 3, true, 2, false}, 3},
+		{"lines whole within the bound", text, Window{Offset: 1, Unit: Lines, MaxBytes: 6}, window{"cd\nef\n", 2, 3, false, 3, false}, 3},
+		{"a line over the bound is cut", "a\n" + strings.Repeat("é", 10) + "\nb\n", Window{Offset: 1, Unit: Lines, MaxBytes: 5}, window{"éé", 1, 3, true, 2, true}, 2},
+		{"no bound is MaxByteLimit", text, Window{Unit: Lines}, window{text, 3, 3, false, 3, false}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := s.PutHandle(ctx, "test", nil, []byte(tc.payload))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sl, err := s.ReadWindow(ctx, h.ID, tc.w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(windowOf(sl), tc.want); diff != "" {
+				t.Errorf("window (-got +want):\n%s", diff)
+			}
+			if sl.Start != tc.wantStart {
+				t.Errorf("start = %d, want %d", sl.Start, tc.wantStart)
+			}
+		})
+	}
+}

@@ -30,15 +30,29 @@ type Call struct {
 	progress    ProgressFunc
 	clientRoots ClientRootsFunc
 
+	// What the envelope around the data holds, for DataBudget.
+	outputCap     int
+	version, host string
+
 	mu           sync.Mutex
 	warnings     []string
 	moreWarnings int
+	links        []Link
 	sent         progressGate
 }
 
 // maxWarnings bounds the warnings of one call: a tool that warns once per
 // file or per hunk must not grow the envelope past its output cap.
 const maxWarnings = 50
+
+// newCall is the Call of one invocation under the tool's limits.
+func (r *Runner) newCall(inv Invocation, lim Limits) *Call {
+	return &Call{
+		Tool: inv.Def.Spec.Name, Session: inv.Session,
+		handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots,
+		outputCap: lim.OutputCap, version: r.Version, host: r.Host,
+	}
+}
 
 // Warn adds a warning to the envelope: something was degraded, skipped or
 // approximated, and the agent should know. Each is cut at MaxMessageBytes,
@@ -64,7 +78,8 @@ func (c *Call) Warnings() []string {
 	return out
 }
 
-// PutHandle stores payload as a handle the agent can page with handle_read.
+// PutHandle stores payload as a handle the agent can page with handle_read,
+// and links the answer to it.
 func (c *Call) PutHandle(ctx context.Context, typ string, meta map[string]any, payload []byte) (string, error) {
 	if c.handles == nil {
 		return "", Errorf(Internal, "no handle store is configured")
@@ -73,6 +88,7 @@ func (c *Call) PutHandle(ctx context.Context, typ string, meta map[string]any, p
 	if err != nil {
 		return "", Wrap(Internal, err, "storing a handle: %v", err)
 	}
+	c.Link(HandleLink(id, typ, meta, int64(len(payload))))
 	return id, nil
 }
 

@@ -38,10 +38,11 @@ func JSONLines[T any](items []T) ([]byte, error) {
 
 // PutLines stores items as JSON Lines in a handle, one item per line, and
 // returns its id; meta gets "format": "jsonl" and the number of lines. It is
-// for the full list behind a truncated answer, so a failure does not fail
-// the call: it warns and returns "", and the answer still holds the first
-// items.
-func PutLines[T any](ctx context.Context, call *Call, typ string, meta map[string]any, items []T) string {
+// for the full list behind a truncated answer that shows the first shown
+// items: a warning gives the exact call that reads on from there. A failure
+// does not fail the call: it warns and returns "", and the answer still
+// holds the first items.
+func PutLines[T any](ctx context.Context, call *Call, typ string, meta map[string]any, items []T, shown int) string {
 	payload, err := JSONLines(items)
 	if err != nil {
 		call.Warn("the full list could not be encoded: %v", err)
@@ -54,5 +55,7 @@ func PutLines[T any](ctx context.Context, call *Call, typ string, meta map[strin
 		call.Warn("the full list could not be kept as a handle: %s", AsError(err).Message)
 		return ""
 	}
+	call.Warn(`%d of %d items are shown; handle %s holds all of them, one JSON object per line: read on with handle_read {"handle":%q,"offset":%d,"unit":"lines"}`,
+		shown, len(items), id, id, shown)
 	return id
 }

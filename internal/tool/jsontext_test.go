@@ -33,17 +33,22 @@ func TestPutLinesOneItemPerLine(t *testing.T) {
 	h := &memHandles{}
 	call := &Call{handles: h.put}
 	items := []echoIn{{Word: "<a>"}, {Word: "b&c", Count: 2}}
-	id := PutLines(context.Background(), call, "list", map[string]any{"tool": "t"}, items)
-	if id == "" || len(call.Warnings()) > 0 {
-		t.Fatalf("id %q, warnings %v", id, call.Warnings())
+	id := PutLines(context.Background(), call, "list", map[string]any{"tool": "t"}, items, 1)
+	if id == "" {
+		t.Fatalf("no handle; warnings %v", call.Warnings())
 	}
 	want := `{"word":"<a>"}` + "\n" + `{"word":"b&c","count":2}` + "\n"
 	if got := string(h.m[id]); got != want {
 		t.Errorf("payload:\n%s\nwant:\n%s", got, want)
 	}
+	// The warning gives the exact call for the items not shown.
+	next := `handle_read {"handle":"H_list_1","offset":1,"unit":"lines"}`
+	if w := call.Warnings(); len(w) != 1 || !strings.Contains(w[0], next) || !strings.Contains(w[0], "1 of 2 items") {
+		t.Errorf("warnings %q, want one naming 1 of 2 items and %s", w, next)
+	}
 	// Without a store the answer keeps its first items and says why.
 	bare := &Call{}
-	if id := PutLines(context.Background(), bare, "list", nil, items); id != "" || len(bare.Warnings()) != 1 {
+	if id := PutLines(context.Background(), bare, "list", nil, items, 1); id != "" || len(bare.Warnings()) != 1 {
 		t.Errorf("no store gave handle %q, warnings %v", id, bare.Warnings())
 	}
 }

@@ -37,9 +37,17 @@ func Markdown(sets []Toolset) []byte {
 	}
 	b.WriteString("\n## The envelope\n\n")
 	b.WriteString("`structuredContent` (and, as compact JSON, the text content) of every result:\n\n")
-	writeProps(&b, mustSchema[Envelope](), false)
+	env, err := envelopeTypeSchema()
+	if err != nil {
+		panic(err)
+	}
+	writeProps(&b, env, false)
 	b.WriteString("\nThe `error` object:\n\n")
-	writeProps(&b, mustSchema[ErrorInfo](), false)
+	errInfo, err := jsonschema.For[ErrorInfo](nil)
+	if err != nil {
+		panic(err)
+	}
+	writeProps(&b, errInfo, false)
 	b.WriteString("\nError codes: ")
 	codes := Codes()
 	names := make([]string, len(codes))
@@ -149,12 +157,4 @@ func yesNo(v bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-func mustSchema[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
-	if err != nil {
-		panic(err)
-	}
-	return s
 }

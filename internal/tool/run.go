@@ -50,12 +50,14 @@ type Invocation struct {
 }
 
 // Result is one call's answer: the envelope and its compact JSON, which is
-// both the structuredContent and the text content.
+// both the structuredContent and the text content, and on success the
+// handles and artifacts it points to.
 type Result struct {
 	Envelope Envelope
 	JSON     []byte
 	Err      *Error // nil on success
 	Duration time.Duration
+	Links    []Link
 }
 
 const (
@@ -86,7 +88,7 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 	}
 	start := now()
 	lim := r.limits(inv.Def.Spec)
-	call := &Call{Tool: inv.Def.Spec.Name, Session: inv.Session, handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots}
+	call := r.newCall(inv, lim)
 
 	var data any
 	actx, release, err := r.Admission.Admit(ctx, inv.Client, inv.Def.Spec.Programs)
@@ -120,7 +122,11 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 	if merr != nil { // only reachable through a bug in Envelope itself
 		panic(fmt.Sprintf("marshaling envelope: %v", merr))
 	}
-	return Result{Envelope: env, JSON: js, Err: terr, Duration: elapsed}
+	res := Result{Envelope: env, JSON: js, Err: terr, Duration: elapsed}
+	if terr == nil {
+		res.Links = call.Links()
+	}
+	return res
 }
 
 // invoke runs the handler under the tool's timeout. A handler that ignores

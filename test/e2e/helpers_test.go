@@ -70,18 +70,24 @@ func (l *testLog) Write(p []byte) (int, error) {
 
 // envelope is the structuredContent every tool returns.
 type envelope struct {
-	Success     bool            `json:"success"`
-	Tool        string          `json:"tool"`
-	Data        json.RawMessage `json:"data"`
-	Truncated   bool            `json:"truncated"`
-	TruncatedAt int             `json:"truncated_at"`
-	DataPreview string          `json:"data_preview"`
-	Handle      string          `json:"handle"`
-	Warnings    []string        `json:"warnings"`
-	Error       *struct {
-		Code         string `json:"code"`
-		Message      string `json:"message"`
-		Recoverable  bool   `json:"recoverable"`
+	Success       bool            `json:"success"`
+	Tool          string          `json:"tool"`
+	Data          json.RawMessage `json:"data"`
+	Truncated     bool            `json:"truncated"`
+	DataPreview   json.RawMessage `json:"data_preview"`
+	PreviewCounts []struct {
+		Path       string `json:"path"`
+		Unit       string `json:"unit"`
+		Kept       int    `json:"kept"`
+		Total      int    `json:"total"`
+		HandleLine int    `json:"handle_line"`
+	} `json:"preview_counts"`
+	Handle   string   `json:"handle"`
+	Warnings []string `json:"warnings"`
+	Error    *struct {
+		Code        string `json:"code"`
+		Message     string `json:"message"`
+		Recoverable bool   `json:"recoverable"`
 		Suggestion   string `json:"suggestion"`
 		RetryAfterMS int64  `json:"retry_after_ms"`
 	} `json:"error"`
@@ -106,11 +112,18 @@ func call(t *testing.T, ctx context.Context, cs *mcp.ClientSession, tools map[st
 	if tl, ok := tools[name]; ok {
 		validate(t, tl.OutputSchema, js)
 	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: want one text content, got %d", name, len(res.Content))
+	// One text content, the envelope, then a resource_link for each handle
+	// or artifact the result holds.
+	if len(res.Content) == 0 {
+		t.Fatalf("%s: no content", name)
 	}
 	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || !jsonEqual(tc.Text, string(js)) {
-		t.Errorf("%s: text content is not the envelope", name)
+		t.Errorf("%s: the first content is not the envelope as text", name)
+	}
+	for i, c := range res.Content[1:] {
+		if _, ok := c.(*mcp.ResourceLink); !ok {
+			t.Errorf("%s: content %d is a %T, want only resource links after the text", name, i+1, c)
+		}
 	}
 	if res.IsError == env.Success {
 		t.Errorf("%s: isError=%v but success=%v", name, res.IsError, env.Success)

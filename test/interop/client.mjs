@@ -14,6 +14,7 @@
 // checks here repeat that with Ajv on purpose, so a change in the SDK's
 // validation (or its silent skipping) cannot hide a schema mismatch.
 
+import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { EmptyResultSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -155,6 +156,79 @@ async function callAndValidate(client, tool, validate) {
   }
   const text = (res.content ?? []).find((c) => c.type === "text");
   if (!text || !sameJSON(text.text, sc)) fail(`${tool.name}: text content is not the envelope JSON`);
+  return out;
+}
+
+// OUTPUT_CAP is the server's default output cap: every answer's text must
+// fit it, handle_read's pages included.
+const OUTPUT_CAP = 65536;
+
+// PAGINGS are the ways the client pages a handle to its end: the defaults
+// only, and the schema's maximum limit, by lines and by bytes.
+const PAGINGS = {
+  lines: {},
+  bytes: { unit: "bytes" },
+  lines_max: { unit: "lines", limit: 2000 },
+  bytes_max: { unit: "bytes", limit: 1048576 },
+};
+
+// pageHandle reads a handle with handle_read from offset 0, passing only
+// next_offset on, until eof; it checks each answer's size against the cap.
+async function pageHandle(client, handle, args) {
+  let content = "";
+  let offset = 0;
+  for (let pages = 1; pages <= 5000; pages++) {
+    const a = { handle, ...args };
+    if (offset > 0) a.offset = offset;
+    const res = await client.callTool({ name: "handle_read", arguments: a }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+    const sc = res.structuredContent;
+    const text = (res.content ?? []).find((c) => c.type === "text")?.text ?? "";
+    if (sc?.success !== true || sc.truncated) throw new Error(`handle_read ${JSON.stringify(a)}: ${JSON.stringify(sc?.error ?? sc?.warnings)}`);
+    if (Buffer.byteLength(text) > OUTPUT_CAP) throw new Error(`handle_read ${JSON.stringify(a)}: ${Buffer.byteLength(text)} bytes, over the cap`);
+    const d = sc.data;
+    content += d.content;
+    if (d.eof) return { pages, content };
+    if (!(d.next_offset > offset)) throw new Error(`handle_read ${JSON.stringify(a)}: next_offset ${d.next_offset} does not advance`);
+    offset = d.next_offset;
+  }
+  throw new Error(`handle ${handle}: no eof after 5000 pages`);
+}
+
+// checkLargeResult reads a large file, whose window comes with a handle of
+// the whole file: the answer links the handle (resource_link with name,
+// mimeType and size), resources/read of the link agrees, resources/list
+// lists it, and handle_read pages it back whole in every way.
+async function checkLargeResult(client, path) {
+  const want = readFileSync(path, "utf8");
+  const out = { handle: "", link: null, read_mime: "", listed: false, pagings: {} };
+  const res = await client.callTool({ name: "fs_read", arguments: { path } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+  out.handle = res.structuredContent?.data?.handle ?? "";
+  if (!out.handle) {
+    fail(`fs_read ${path}: no handle: ${JSON.stringify(res.structuredContent?.error)}`);
+    return out;
+  }
+  const uri = `hostmcp://handle/${out.handle}`;
+  const link = (res.content ?? []).find((c) => c.type === "resource_link" && c.uri === uri);
+  if (!link) fail(`fs_read: no resource_link to ${uri} in ${JSON.stringify((res.content ?? []).map((c) => c.type))}`);
+  else out.link = { name: link.name, mimeType: link.mimeType, size: link.size };
+  const read = await client.readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS });
+  const rc = read.contents?.[0];
+  out.read_mime = rc?.mimeType ?? "";
+  if (link && (rc?.mimeType !== link.mimeType || Buffer.byteLength(rc?.text ?? "") !== link.size)) {
+    fail(`resources/read ${uri}: ${rc?.mimeType}, ${Buffer.byteLength(rc?.text ?? "")} bytes; the link says ${link.mimeType}, ${link.size}`);
+  }
+  const listed = await client.listResources(undefined, { timeout: REQUEST_TIMEOUT_MS });
+  out.listed = (listed.resources ?? []).some((r) => r.uri === uri);
+  if (!out.listed) fail(`resources/list lacks ${uri}`);
+  for (const [name, args] of Object.entries(PAGINGS)) {
+    try {
+      const { pages, content } = await pageHandle(client, out.handle, args);
+      out.pagings[name] = { pages, whole: content === want };
+      if (content !== want) fail(`handle_read ${name}: ${pages} pages put together differ from the file`);
+    } catch (e) {
+      fail(`handle_read ${name}: ${describe(e)}`);
+    }
+  }
   return out;
 }
 
@@ -342,6 +416,8 @@ async function run(t) {
     checkEra(wire, caps);
     await checkProgress(client);
     summary.set_level_bogus = await setBadLevel(client);
+    const bigPath = process.env.HOSTMCP_INTEROP_BIG;
+    if (bigPath) summary.large = await checkLargeResult(client, bigPath);
 
     if (t.kind === "stdio") summary.oversize = await callOversized(client);
 

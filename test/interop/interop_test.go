@@ -60,6 +60,20 @@ type summary struct {
 		WithinTotal bool `json:"within_total"`
 	} `json:"progress"`
 	SetLevelBogus     *int     `json:"set_level_bogus"`
+	Large *struct {
+		Handle string `json:"handle"`
+		Link   *struct {
+			Name     string `json:"name"`
+			MIMEType string `json:"mimeType"`
+			Size     int64  `json:"size"`
+		} `json:"link"`
+		ReadMIME string `json:"read_mime"`
+		Listed   bool   `json:"listed"`
+		Pagings  map[string]struct {
+			Pages int  `json:"pages"`
+			Whole bool `json:"whole"`
+		} `json:"pagings"`
+	} `json:"large"`
 	Prompts           []string `json:"prompts"`
 	Read              string   `json:"read"`
 	ResourceTemplates []string `json:"resource_templates"`
@@ -139,6 +153,7 @@ func checkSummary(t *testing.T, got summary, transport string) {
 	if got.SetLevelBogus == nil || *got.SetLevelBogus != -32602 {
 		t.Errorf("logging/setLevel bogus answered %v, want -32602", got.SetLevelBogus)
 	}
+	checkLarge(t, got)
 	if len(got.Prompts) == 0 {
 		t.Error("prompts/list returned no prompts")
 	}
@@ -147,6 +162,30 @@ func checkSummary(t *testing.T, got summary, transport string) {
 	}
 	if !slices.Contains(got.ResourceTemplates, "hostmcp://handle/{id}") {
 		t.Errorf("resource templates %v lack hostmcp://handle/{id}", got.ResourceTemplates)
+	}
+}
+
+// checkLarge asserts what the client saw of a large result: a resource link
+// to its handle that resources/read and resources/list agree with, and
+// handle_read paging it back whole, with the defaults and with the maximum
+// limit, by lines and by bytes.
+func checkLarge(t *testing.T, got summary) {
+	t.Helper()
+	l := got.Large
+	if l == nil || l.Handle == "" {
+		t.Errorf("fs_read of a 1 MB file gave no handle: %+v", l)
+		return
+	}
+	if l.Link == nil || l.Link.Name == "" || l.Link.MIMEType != "text/plain" || l.Link.Size != int64(len(bigText())) {
+		t.Errorf("resource_link to %s = %+v, want a name, text/plain and %d bytes", l.Handle, l.Link, len(bigText()))
+	}
+	if l.ReadMIME != "text/plain" || !l.Listed {
+		t.Errorf("resources/read gave %q, listed in resources/list: %v", l.ReadMIME, l.Listed)
+	}
+	for _, name := range []string{"lines", "bytes", "lines_max", "bytes_max"} {
+		if p, ok := l.Pagings[name]; !ok || !p.Whole || p.Pages < 2 {
+			t.Errorf("handle_read paging %s: %+v (present %v), want the whole file in several pages", name, p, ok)
+		}
 	}
 }
 
@@ -205,7 +244,11 @@ func serverFlags(t *testing.T) []string {
 	if err := os.WriteFile(filepath.Join(root, interopFile), []byte(interopText), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(root, bigFile), []byte(bigText()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("HOSTMCP_INTEROP_READ", filepath.Join(root, interopFile))
+	t.Setenv("HOSTMCP_INTEROP_BIG", filepath.Join(root, bigFile))
 	t.Setenv("HOSTMCP_INTEROP_CLIENT_ROOT", t.TempDir())
 	return []string{"--state-dir", t.TempDir(), "--root", root}
 }
@@ -213,7 +256,19 @@ func serverFlags(t *testing.T) []string {
 const (
 	interopFile = "interop.txt"
 	interopText = "read through the TypeScript SDK\n"
+	bigFile     = "big.txt"
 )
+
+// bigText is about 1 MB of lines full of what JSON escapes and of
+// multi-byte UTF-8, so that its JSON form is far longer than its bytes. It
+// stays under the 1 MiB one resources/read returns.
+func bigText() string {
+	var b strings.Builder
+	for i := 0; b.Len() < 1000000; i++ {
+		fmt.Fprintf(&b, "%06d \"quoted\\path\" \t\x01 é中🙂 %s\n", i, strings.Repeat(`"\`, i%40))
+	}
+	return b.String()
+}
 
 // runClient runs client.mjs and parses its summary line.
 func runClient(t *testing.T, ctx context.Context, node, dir string, args []string) summary {

@@ -11,7 +11,7 @@ import (
 
 // HandleReader is the part of the store handle_read needs.
 type HandleReader interface {
-	ReadHandle(ctx context.Context, id string, offset, limit int64, unit store.Unit) (store.Slice, error)
+	ReadWindow(ctx context.Context, id string, w store.Window) (store.Slice, error)
 }
 
 // Set is the core toolset and its dependencies.

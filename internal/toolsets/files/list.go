@@ -165,7 +165,7 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	}
 	if len(all) > in.MaxEntries {
 		out.Entries, out.Truncated = all[:in.MaxEntries], true
-		out.Handle = tool.PutLines(ctx, call, "fs_list", map[string]any{"kind": "fs_list", "path": loc.Abs(), "root": loc.Root.Path}, all)
+		out.Handle = tool.PutLines(ctx, call, "fs_list", map[string]any{"kind": "fs_list", "path": loc.Abs(), "root": loc.Root.Path}, all, in.MaxEntries)
 	}
 	return out, nil
 }

@@ -21,7 +21,7 @@ const handleMaxBytes = 16 << 20
 type readIn struct {
 	Path        string `json:"path" jsonschema:"file to read; absolute, or relative to the first root"`
 	OffsetLines int    `json:"offset_lines,omitempty" jsonschema:"first line to return, 0-based; negative counts from the end (-100 is the last 100 lines, like tail); default 0"`
-	MaxLines    int    `json:"max_lines,omitempty" jsonschema:"lines to return, 1 to 2000; default 200 (fewer when the answer would pass ~192 KiB)"`
+	MaxLines    int    `json:"max_lines,omitempty" jsonschema:"lines to return, 1 to 2000; default 200 (fewer when the answer would pass the output cap, 64 KiB unless configured; next_offset_lines continues)"`
 }
 
 type readOut struct {
@@ -88,7 +88,7 @@ func (s *Set) handleRead(ctx context.Context, call *tool.Call, in readIn) (readO
 	if err := checkText(ra, size, in.Path); err != nil {
 		return readOut{}, err
 	}
-	w, err := readWindow(ra, size, in.OffsetLines, in.MaxLines)
+	w, err := readWindow(ra, size, in.OffsetLines, in.MaxLines, min(contentBudget, contentRoom(call, loc.Abs(), size)))
 	if err != nil {
 		return readOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading %q: %s", tool.Clip(in.Path), tool.Clip(err.Error()))
 	}
@@ -123,7 +123,7 @@ func (s *Set) handleRead(ctx context.Context, call *tool.Call, in readIn) (readO
 		call.Warn("the file is %d bytes, over the 16 MiB kept as a handle: page it with offset_lines (next_offset_lines)", size)
 	}
 	if w.ByteBudget {
-		call.Warn("stopped after %d lines to keep the answer under ~192 KiB; continue at offset_lines %d", len(w.Lines), end)
+		call.Warn("stopped after %d lines to keep the answer within the output cap; continue with offset_lines %d", len(w.Lines), end)
 	}
 	if w.CutLines > 0 {
 		call.Warn("%d lines longer than %d bytes were cut", w.CutLines, maxLineBytes)

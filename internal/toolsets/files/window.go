@@ -6,12 +6,14 @@ import (
 	"errors"
 	"io"
 	"unicode/utf8"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // Bounds of one fs_read window.
 const (
 	maxLineBytes   = 16 << 10  // a longer line is cut, and said so
-	contentBudget  = 192 << 10 // content bytes per answer; fewer lines beyond it
+	contentBudget  = 192 << 10 // content per answer, as JSON; fewer lines beyond it
 	exactCountSize = 32 << 20  // files up to this size get an exact total_lines
 	scanBlock      = 256 << 10
 )
@@ -24,17 +26,19 @@ type window struct {
 	Estimated  bool     // Total (and Start, for a tail) extrapolated from the bytes read
 	CutLines   int      // lines longer than maxLineBytes, cut
 	BadUTF8    int      // lines with invalid UTF-8, replaced
-	ByteBudget bool     // stopped early to keep the answer small
+	ByteBudget bool     // stopped early to keep the answer within its budget
 }
 
 // readWindow reads up to limit lines starting at line offset (negative:
-// that many lines before the end, like tail -n) from a file of size bytes.
+// that many lines before the end, like tail -n) from a file of size bytes,
+// as many as take at most budget bytes as a JSON string: the answer must fit
+// its output cap once escaped. A first line longer than that is cut.
 // It streams: memory is bounded by the window, and time by the lines up to
 // the window, except for files under exactCountSize whose remaining lines
 // are counted for an exact total. A larger file's total is estimated from
 // the average line length seen, so a window near the start of a huge file
 // costs the same whatever its size.
-func readWindow(ra io.ReaderAt, size int64, offset, limit int) (window, error) {
+func readWindow(ra io.ReaderAt, size int64, offset, limit, budget int) (window, error) {
 	var w window
 	start := int64(0)
 	if offset < 0 {
@@ -64,7 +68,7 @@ func readWindow(ra io.ReaderAt, size int64, offset, limit int) (window, error) {
 		}
 	}
 	w.Start = line
-	budget := contentBudget
+	budget -= len(`""`)
 	for len(w.Lines) < limit {
 		s, n, cut, err := readLine(br)
 		if n == 0 && err == io.EOF {
@@ -73,12 +77,17 @@ func readWindow(ra io.ReaderAt, size int64, offset, limit int) (window, error) {
 		if err != nil && err != io.EOF {
 			return w, err
 		}
-		if budget-len(s) < 0 && len(w.Lines) > 0 {
+		cost := tool.JSONStringLen(s) - len(`""`)
+		if cost > budget && len(w.Lines) > 0 {
 			w.ByteBudget = true
 			break
 		}
+		if cost > budget { // the first line alone: cut it to what fits
+			s, cut = s[:tool.FitJSONString(s, budget+len(`""`), false)], true
+			cost = budget
+		}
 		consumed += n
-		budget -= len(s)
+		budget -= cost
 		if cut {
 			w.CutLines++
 		}

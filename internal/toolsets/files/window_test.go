@@ -39,7 +39,7 @@ func TestReadWindow(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w, err := readWindow(bytes.NewReader(tc.data), int64(len(tc.data)), tc.offset, tc.limit)
+			w, err := readWindow(bytes.NewReader(tc.data), int64(len(tc.data)), tc.offset, tc.limit, contentBudget)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func TestReadWindow(t *testing.T) {
 
 func TestReadWindowLongAndInvalidLines(t *testing.T) {
 	data := []byte(strings.Repeat("x", 3*maxLineBytes) + "\nok \xff\n")
-	w, err := readWindow(bytes.NewReader(data), int64(len(data)), 0, 10)
+	w, err := readWindow(bytes.NewReader(data), int64(len(data)), 0, 10, contentBudget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestReadWindowLongAndInvalidLines(t *testing.T) {
 func TestReadWindowHugeEstimates(t *testing.T) {
 	data := numbered(3_000_000, true) // ~36 MiB
 	r := &countingReader{r: bytes.NewReader(data)}
-	w, err := readWindow(r, int64(len(data)), 1000, 100)
+	w, err := readWindow(r, int64(len(data)), 1000, 100, contentBudget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestReadWindowHugeEstimates(t *testing.T) {
 	if r.n > 1<<20 {
 		t.Errorf("read %d bytes for a window at line 1000", r.n)
 	}
-	tail, err := readWindow(r, int64(len(data)), -2, 10)
+	tail, err := readWindow(r, int64(len(data)), -2, 10, contentBudget)
 	if err != nil || tail.Lines[1] != "line 2999999\n" {
 		t.Fatalf("tail: %v %q", err, tail.Lines)
 	}

@@ -107,7 +107,7 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	out.Processes = all
 	if len(all) > limit {
 		out.Processes, out.Truncated = all[:limit], true
-		out.Handle = tool.PutLines(ctx, call, "result", map[string]any{"tool": "proc_list"}, all)
+		out.Handle = tool.PutLines(ctx, call, "result", map[string]any{"tool": "proc_list"}, all, limit)
 	}
 	if out.Processes == nil {
 		out.Processes = []procEntry{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -49,7 +50,7 @@ func (s *Set) handleList(ctx context.Context, _ *tool.Call, in listIn) (listOut,
 type getIn struct {
 	ID     string `json:"id" jsonschema:"artifact id from a profile's answer or perf_list_artifacts"`
 	Offset int64  `json:"offset,omitempty" jsonschema:"first byte to return; default 0"`
-	Limit  int64  `json:"limit,omitempty" jsonschema:"bytes to return, 1 to 1048576; default 65536"`
+	Limit  int64  `json:"limit,omitempty" jsonschema:"at most this many bytes, 1 to 1048576; default 65536; a page is shortened to fit the output cap (64 KiB unless configured) and next_offset says where to continue"`
 }
 
 type getOut struct {
@@ -71,7 +72,7 @@ func (s *Set) getArtifact() *tool.Def {
 	}, s.handleGet).WithRange("offset", 0, 1<<40).WithRange("limit", 1, 1<<20)
 }
 
-func (s *Set) handleGet(ctx context.Context, _ *tool.Call, in getIn) (getOut, error) {
+func (s *Set) handleGet(ctx context.Context, call *tool.Call, in getIn) (getOut, error) {
 	limit := in.Limit
 	if limit == 0 {
 		limit = 64 << 10
@@ -85,14 +86,42 @@ func (s *Set) handleGet(ctx context.Context, _ *tool.Call, in getIn) (getOut, er
 	case err != nil:
 		return getOut{}, tool.Wrap(tool.Internal, err, "reading the artifact: %v", err)
 	}
-	out := getOut{Artifact: a, Offset: in.Offset, Length: int64(len(b)), Encoding: "text", Content: string(b)}
+	call.Link(tool.ArtifactLink(a.ID, a.Tool, a.Type, a.MIME, a.Size))
+	out := getOut{Artifact: a, Offset: in.Offset, Encoding: "text"}
 	if !isText(a.MIME) || !utf8.Valid(b) {
-		out.Encoding, out.Content = "base64", base64.StdEncoding.EncodeToString(b)
+		out.Encoding = "base64"
 	}
+	// The page is shortened to what the answer may hold beside the rest of
+	// it, measured as the JSON it becomes: escaped text, or base64.
+	room := call.DataBudget() - bytesAround(out, a.Size)
+	if room < 8 {
+		return getOut{}, tool.Errorf(tool.OutputTooLarge, "artifact %s's description leaves no room for content under perf_get_artifact's output cap", a.ID).
+			WithSuggestion("The operator can raise [tools.perf_get_artifact] output_cap_bytes.")
+	}
+	if out.Encoding == "base64" {
+		b = b[:min(len(b), (room-2)/4*3)]
+		out.Content = base64.StdEncoding.EncodeToString(b)
+	} else {
+		b = b[:tool.FitJSONString(string(b), room, false)]
+		out.Content = string(b)
+	}
+	out.Length = int64(len(b))
 	if next := in.Offset + int64(len(b)); next < a.Size {
 		out.NextOffset = &next
 	}
 	return out, nil
+}
+
+// bytesAround is the length of an answer without its content's JSON, its
+// numbers as long as they can be.
+func bytesAround(out getOut, size int64) int {
+	out.Length = size
+	out.NextOffset = &size
+	js, err := tool.MarshalJSON(out)
+	if err != nil {
+		panic(fmt.Sprintf("marshaling a perf_get_artifact answer: %v", err)) // plain fields only
+	}
+	return len(js) - len(`""`)
 }
 
 // isText reports whether a MIME type is text a client can show.

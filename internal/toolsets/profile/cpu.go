@@ -121,7 +121,7 @@ func (s *Set) handleCPU(ctx context.Context, call *tool.Call, in cpuIn) (cpuOut,
 	if err != nil {
 		return cpuOut{}, tool.Wrap(tool.Internal, err, "encoding the pprof profile: %v", err)
 	}
-	out.Artifacts, err = s.saveArtifacts(ctx, "perf_cpu_profile", []artifactData{
+	out.Artifacts, err = s.saveArtifacts(ctx, call, "perf_cpu_profile", []artifactData{
 		{"collapsed", "text/plain; charset=utf-8", "txt", collapsed},
 		{"pprof", "application/vnd.google.protobuf+gzip", "pb.gz", pb},
 		{"flamegraph", "image/svg+xml", "svg", svg},
@@ -134,8 +134,9 @@ type artifactData struct {
 	data           []byte
 }
 
-// saveArtifacts stores one run's artifacts under one run id.
-func (s *Set) saveArtifacts(ctx context.Context, toolName string, list []artifactData) ([]artifactRef, error) {
+// saveArtifacts stores one run's artifacts under one run id, and links the
+// answer to each.
+func (s *Set) saveArtifacts(ctx context.Context, call *tool.Call, toolName string, list []artifactData) ([]artifactRef, error) {
 	if s.deps.Store == nil {
 		return []artifactRef{}, nil
 	}
@@ -146,7 +147,9 @@ func (s *Set) saveArtifacts(ctx context.Context, toolName string, list []artifac
 		if err != nil {
 			return nil, tool.Wrap(tool.WriteFailed, err, "storing the %s artifact: %v", a.typ, err)
 		}
-		refs = append(refs, artifactRef{ID: art.ID, Type: art.Type, MIME: art.MIME, Size: art.Size, URI: "hostmcp://artifact/" + art.ID})
+		link := tool.ArtifactLink(art.ID, art.Tool, art.Type, art.MIME, art.Size)
+		call.Link(link)
+		refs = append(refs, artifactRef{ID: art.ID, Type: art.Type, MIME: art.MIME, Size: art.Size, URI: link.URI})
 	}
 	return refs, nil
 }

@@ -106,7 +106,7 @@ func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) 
 	}
 	if len(hits) > req.limit {
 		out.Hits, out.Truncated = hits[:req.limit], true
-		out.Handle = tool.PutLines(ctx, call, "search_hits", map[string]any{"kind": "search_hits", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern}, hits)
+		out.Handle = tool.PutLines(ctx, call, "search_hits", map[string]any{"kind": "search_hits", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern}, hits, req.limit)
 	}
 	if out.Hits == nil {
 		out.Hits = []Hit{}

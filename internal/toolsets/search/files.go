@@ -137,7 +137,7 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	}
 	if len(hits) > in.MaxResults {
 		out.Hits, out.Truncated = hits[:in.MaxResults], true
-		out.Handle = tool.PutLines(ctx, call, "search_files", map[string]any{"kind": "search_files", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern}, hits)
+		out.Handle = tool.PutLines(ctx, call, "search_files", map[string]any{"kind": "search_files", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern}, hits, in.MaxResults)
 	}
 	return out, nil
 }
