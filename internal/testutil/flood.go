@@ -152,6 +152,10 @@ func (f *Flood) request(body []byte) *http.Request {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	// As a client does after initialize: without the header a stateless
+	// server takes the request for 2025-03-26, which has no
+	// structuredContent, the part these answers are judged by.
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
 	if f.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+f.Token)
 	}

@@ -85,9 +85,9 @@ type envelope struct {
 	Handle   string   `json:"handle"`
 	Warnings []string `json:"warnings"`
 	Error    *struct {
-		Code        string `json:"code"`
-		Message     string `json:"message"`
-		Recoverable bool   `json:"recoverable"`
+		Code         string `json:"code"`
+		Message      string `json:"message"`
+		Recoverable  bool   `json:"recoverable"`
 		Suggestion   string `json:"suggestion"`
 		RetryAfterMS int64  `json:"retry_after_ms"`
 	} `json:"error"`

@@ -59,8 +59,8 @@ type summary struct {
 		Increasing  bool `json:"increasing"`
 		WithinTotal bool `json:"within_total"`
 	} `json:"progress"`
-	SetLevelBogus     *int     `json:"set_level_bogus"`
-	Large *struct {
+	SetLevelBogus *int `json:"set_level_bogus"`
+	Large         *struct {
 		Handle string `json:"handle"`
 		Link   *struct {
 			Name     string `json:"name"`
