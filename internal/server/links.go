@@ -9,14 +9,13 @@ import (
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-// toolContent is a result's content: the envelope as text, then, for a
-// client whose protocol has them, a resource_link to each handle and
-// artifact the result holds, so that it can fetch them as resources.
-func toolContent(res tool.Result, version string) []mcp.Content {
+// toolContent is a result's content: the envelope as text, then a
+// resource_link to each handle and artifact the result holds, so that a
+// client can fetch them as resources. A client whose protocol revision
+// predates resource links gets the text alone (contentFor, with the rest
+// of what each revision defines).
+func toolContent(res tool.Result) []mcp.Content {
 	content := []mcp.Content{&mcp.TextContent{Text: string(res.JSON)}}
-	if !speaksSince(version, revisionResourceLinks) {
-		return content
-	}
 	for _, l := range res.Links {
 		size := l.Size
 		content = append(content, &mcp.ResourceLink{URI: l.URI, Name: l.Name, Title: l.Title, MIMEType: l.MIMEType, Size: &size, Description: readNote(l)})

@@ -9,15 +9,15 @@ import (
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-// resource_link content exists from 2025-06-18: older clients get the
-// envelope's text alone.
-func TestToolContentByVersion(t *testing.T) {
+// A result's content is the envelope's text, then a link per handle and
+// artifact; clients before 2025-06-18 get the text alone (contentFor).
+func TestToolContentLinks(t *testing.T) {
 	res := tool.Result{JSON: []byte(`{"success":true}`), Links: []tool.Link{
 		tool.HandleLink("H_result_1", "result", map[string]any{"tool": "x"}, 42),
 		tool.ArtifactLink("A_1", "perf_cpu_profile", "flamegraph", "image/svg+xml", 7),
 	}}
-	for version, want := range map[string]int{"2024-11-05": 1, "2025-03-26": 1, "2025-06-18": 3, "2025-11-25": 3, "2026-07-28": 3, "": 3} {
-		got := toolContent(res, version)
+	for version, want := range map[string]int{"2024-11-05": 1, "2025-03-26": 1, "2025-06-18": 3, "2025-11-25": 3, "2026-07-28": 3} {
+		got := contentFor(version, toolContent(res))
 		if len(got) != want {
 			t.Errorf("%q: %d content items, want %d", version, len(got), want)
 			continue
@@ -43,7 +43,7 @@ func TestLinkOverOneReadSaysHowToPage(t *testing.T) {
 		tool.HandleLink("H_result_2", "result", nil, maxResourceBytes+1),
 		tool.ArtifactLink("A_1", "perf_cpu_profile", "pprof", "application/octet-stream", maxResourceBytes+1),
 	}}
-	got := toolContent(res, "")
+	got := toolContent(res)
 	for i, want := range []string{"", "handle_read", "perf_get_artifact"} {
 		l := got[i+1].(*mcp.ResourceLink)
 		if (want == "") != (l.Description == "") || !strings.Contains(l.Description, want) {

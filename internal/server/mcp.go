@@ -52,7 +52,7 @@ func (s *Server) mcpHandler(d *tool.Def) mcp.ToolHandler {
 		}
 		res := s.run(ctx, inv)
 		return &mcp.CallToolResult{
-			Content:           toolContent(res, requestVersion(req)),
+			Content:           toolContent(res),
 			StructuredContent: jsonRaw(res.JSON),
 			IsError:           res.Err != nil,
 		}, nil
