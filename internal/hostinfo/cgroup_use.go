@@ -15,7 +15,8 @@ var (
 	ThreshPIDsLimit = Threshold{Metric: "pids_limit_used_percent", Warn: 80, Crit: 90}
 )
 
-// analyzeCgroup judges a cgroup's throttling, limits and pressure.
+// analyzeCgroup judges a cgroup's throttling, limits and pressure; what was
+// read at a root cgroup is filed as the host's, not the cgroup's.
 func analyzeCgroup(s *CgroupSummary) UseSummary {
 	var fs []finding
 	if c := s.CPU; c != nil {
@@ -32,8 +33,9 @@ func analyzeCgroup(s *CgroupSummary) UseSummary {
 			fs = append(fs, check("cgroup", "utilization", ThreshMemLimit, ThreshMemLimit.Metric, m.LimitPercent,
 				fmt.Sprintf("memory %s of its %s limit (%.0f%%)", bytesIEC(m.CurrentBytes), bytesIEC(*m.LimitBytes), m.LimitPercent)))
 		}
-		f := check("cgroup", "errors", ThreshCgroupOOM, ThreshCgroupOOM.Metric, float64(m.OOMKills),
-			fmt.Sprintf("%d processes OOM-killed in this cgroup", m.OOMKills))
+		res, where := scope(m.From, "memory")
+		f := check(res, "errors", ThreshCgroupOOM, ThreshCgroupOOM.Metric, float64(m.OOMKills),
+			fmt.Sprintf("%d processes OOM-killed %s", m.OOMKills, where))
 		if !f.ok {
 			f.Severity = StatusWarning // since creation, not necessarily now
 		}
@@ -44,19 +46,21 @@ func analyzeCgroup(s *CgroupSummary) UseSummary {
 		fs = append(fs, check("cgroup", "utilization", ThreshPIDsLimit, ThreshPIDsLimit.Metric, pct,
 			fmt.Sprintf("%d tasks of %d allowed", p.Current, *p.Max)))
 	}
+	fs = append(fs, ioLimitFindings(s.IO)...)
 	if p := s.Pressure; p != nil {
 		for _, r := range []struct {
-			name string
-			st   *PSIStats
-		}{{"cpu", p.CPU}, {"memory", p.Memory}, {"io", p.IO}} {
+			name, hostResource string
+			st                 *PSIStats
+		}{{"cpu", "cpu", p.CPU}, {"memory", "memory", p.Memory}, {"io", "disk", p.IO}} {
 			if r.st == nil {
 				continue
 			}
-			fs = append(fs, check("cgroup", "saturation", ThreshPSISome, fmt.Sprintf(ThreshPSISome.Metric, r.name), r.st.Some.Avg10,
-				fmt.Sprintf("PSI %s some avg10 %.1f%% in this cgroup", r.name, r.st.Some.Avg10)))
+			res, where := scope(p.From, r.hostResource)
+			fs = append(fs, check(res, "saturation", ThreshPSISome, fmt.Sprintf(ThreshPSISome.Metric, r.name), r.st.Some.Avg10,
+				fmt.Sprintf("PSI %s some avg10 %.1f%% %s", r.name, r.st.Some.Avg10, where)))
 			if r.st.Full != nil {
-				fs = append(fs, check("cgroup", "saturation", ThreshPSIFull, fmt.Sprintf(ThreshPSIFull.Metric, r.name), r.st.Full.Avg10,
-					fmt.Sprintf("PSI %s full avg10 %.1f%% in this cgroup", r.name, r.st.Full.Avg10)))
+				fs = append(fs, check(res, "saturation", ThreshPSIFull, fmt.Sprintf(ThreshPSIFull.Metric, r.name), r.st.Full.Avg10,
+					fmt.Sprintf("PSI %s full avg10 %.1f%% %s", r.name, r.st.Full.Avg10, where)))
 			}
 		}
 	}

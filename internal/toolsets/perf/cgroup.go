@@ -21,7 +21,7 @@ func (s *Set) cgroupSummary() *tool.Def {
 		Name:        "perf_cgroup_summary",
 		Kind:        tool.ReadOnly,
 		Title:       "Cgroup resource summary",
-		Description: "CPU usage, quota and throttling, memory use against its limit with OOM events, PSI, I/O and task count of one cgroup (by pid or path) on cgroup v1, v2 or hybrid hosts, with suspicions.",
+		Description: "CPU usage, quota and throttling, memory use against its limit with OOM events, PSI, block I/O against its blkio/io.max limits and task count of one cgroup (by pid or path) on cgroup v1, v2 or hybrid hosts, with suspicions; each section names the hierarchy, cgroup and files it was read from.",
 		Timeout:     15 * time.Second,
 	}, s.handleCgroup).WithRange("interval_ms", minIntervalMS, maxIntervalMS).WithRange("pid", 1, 1<<22)
 }
