@@ -115,7 +115,7 @@ func TestUnprivilegedServerRefusesBeforeStarting(t *testing.T) {
 		t.Errorf("the server started %s (%s) while answering the refused calls", ev.Comm, ev.Filename)
 	}
 	if !startedPerf(after) {
-		t.Errorf("the tracer saw no perf started by the server for the allowed profile (saw %+v): it cannot tell whether the refused calls started any", after)
+		t.Errorf("the tracer saw no perf started by the server for the allowed profile (saw %+v, %d records lost): it cannot tell whether the refused calls started any", after, execs.lost)
 	}
 }
 
@@ -125,6 +125,7 @@ type execWatch struct {
 	done   chan struct{}
 	mu     sync.Mutex
 	events []ebpf.ExecEvent
+	lost   uint64 // records a full ring dropped
 }
 
 // watchExecs starts hostmcp's exec tracer in the test's own process (root).
@@ -139,11 +140,14 @@ func watchExecs(t *testing.T, serverPID int) *execWatch {
 	var once sync.Once
 	go func() {
 		defer close(w.done)
-		_, err := ebpf.ExecTrace(ctx, 5*time.Minute, 0, func(time.Duration) { once.Do(func() { close(attached) }) }, func(ev ebpf.ExecEvent) {
+		lost, err := ebpf.ExecTrace(ctx, 5*time.Minute, 0, func(time.Duration) { once.Do(func() { close(attached) }) }, func(ev ebpf.ExecEvent) {
 			w.mu.Lock()
 			defer w.mu.Unlock()
 			w.events = append(w.events, ev)
 		})
+		w.mu.Lock()
+		w.lost = lost
+		w.mu.Unlock()
 		if err != nil && ctx.Err() == nil {
 			t.Errorf("tracing execs: %v", err)
 		}
