@@ -2,6 +2,7 @@ package ebpf
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
@@ -22,8 +23,16 @@ import (
 const ebpfWorkloadEnv = "HOSTMCP_EBPF_WORKLOAD"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(ebpfWorkloadEnv) == "resolve" {
+	switch os.Getenv(ebpfWorkloadEnv) {
+	case "resolve":
 		resolveWorkload()
+	case "preflight":
+		if err := Preflight(); err != nil {
+			fmt.Println("refused:", err)
+		} else {
+			fmt.Println("allowed")
+		}
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }

@@ -20,14 +20,15 @@ import (
 )
 
 // Preflight says why eBPF cannot run here, or nil: it needs the kernel's
-// BTF (for CO-RE), the privilege to load programs (root, or CAP_BPF and
-// CAP_PERFMON), and tracefs, where tracepoints are looked up.
+// BTF (for CO-RE), the privilege to load programs (CAP_BPF and
+// CAP_PERFMON, or CAP_SYS_ADMIN), and tracefs, where tracepoints are
+// looked up, which it mounts when it is missing.
 func Preflight() error {
 	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
 		return fmt.Errorf("the kernel has no BTF (/sys/kernel/btf/vmlinux): CO-RE programs cannot be relocated")
 	}
-	if os.Geteuid() != 0 && !hasCaps() {
-		return fmt.Errorf("loading eBPF programs needs root or CAP_BPF and CAP_PERFMON")
+	if !mayLoad() {
+		return fmt.Errorf("loading eBPF programs needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN")
 	}
 	return ensureTracefs()
 }

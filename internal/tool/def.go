@@ -52,6 +52,7 @@ type Def struct {
 	OutputSchema *jsonschema.Schema
 	input        *jsonschema.Resolved
 	invoke       func(ctx context.Context, call *Call, raw json.RawMessage) (any, error)
+	preflight    Preflight // see Guard
 }
 
 var toolName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
@@ -103,6 +104,9 @@ func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
 	d.invoke = func(ctx context.Context, call *Call, raw json.RawMessage) (any, error) {
 		var args In
 		if err := decodeArgs(raw, d.input, &args); err != nil {
+			return nil, err
+		}
+		if err := d.checkPreflight(ctx, call, raw); err != nil {
 			return nil, err
 		}
 		return h(ctx, call, args)

@@ -3,6 +3,7 @@ package perf
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -80,10 +81,11 @@ func (s *Set) handleIOLayers(ctx context.Context, call *tool.Call, in ioLayersIn
 			WithSuggestion("Use mode procfs (or auto), which estimates the VFS layer from /proc/<pid>/io.")
 	}
 	auto := mode == "auto"
-	if auto && s.deps.IOLayersEBPF != nil {
-		mode = "ebpf"
-	} else if auto {
+	if auto {
 		mode = "procfs"
+		if s.deps.IOLayersEBPF != nil {
+			mode = s.autoMode(call)
+		}
 	}
 	before, _, err := s.deps.Host.ReadCounters(nil)
 	if err != nil {
@@ -137,6 +139,20 @@ func (s *Set) handleIOLayers(ctx context.Context, call *tool.Call, in ioLayersIn
 	out.WriteCoalesceRatePercent = absorbed(out.Block.WriteOps, out.VFS.WriteOps)
 	out.Findings = ioFindings(out)
 	return out, nil
+}
+
+// autoMode is ebpf when the privilege preflight would let mode ebpf run
+// (the same judgement as for a call that asks for it), else procfs, with a
+// warning saying what is missing.
+func (s *Set) autoMode(call *tool.Call) string {
+	if s.deps.Privileges == nil {
+		return "ebpf"
+	}
+	if _, err := s.deps.Privileges.Check("perf_io_layers", json.RawMessage(`{"mode":"ebpf"}`)); err != nil {
+		call.Warn("eBPF is not available here (%s): measured from procfs instead", tool.AsError(err).Message)
+		return "procfs"
+	}
+	return "ebpf"
 }
 
 // procfsVFS sums the /proc/<pid>/io deltas of processes seen both times,
