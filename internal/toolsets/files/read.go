@@ -30,14 +30,17 @@ type readOut struct {
 	Meta    readMeta `json:"meta"`
 }
 
+// readMeta says what the content is: a whole file's meta carries no zero
+// or false field, so that a 200-line file costs little more than its bytes
+// and JSON's escaping of them.
 type readMeta struct {
 	Path            string `json:"path" jsonschema:"absolute path read"`
 	SizeBytes       int64  `json:"size_bytes"`
 	TotalLines      int    `json:"total_lines"`
 	Estimated       bool   `json:"total_lines_estimated,omitempty" jsonschema:"true for files over 32 MiB: total_lines (and start_line of a tail) extrapolated from the lines read"`
-	StartLine       int    `json:"start_line" jsonschema:"0-based number of the first line in content"`
+	StartLine       int    `json:"start_line,omitempty" jsonschema:"0-based number of the first line in content; absent when 0"`
 	ReturnedLines   int    `json:"returned_lines"`
-	Truncated       bool   `json:"truncated" jsonschema:"true when the file has lines outside this window"`
+	Truncated       bool   `json:"truncated,omitempty" jsonschema:"true when the file has lines outside this window"`
 	NextOffsetLines int    `json:"next_offset_lines,omitempty" jsonschema:"offset_lines to read the next window, when there is one"`
 	SHA256          string `json:"sha256,omitempty" jsonschema:"of the whole file, for fs_write's expected_sha256 (files up to 16 MiB)"`
 	HardLinks       uint64 `json:"hard_links,omitempty" jsonschema:"how many names the file has, when more than one: fs_write then needs allow_hardlink and replaces only this name"`
