@@ -19,7 +19,7 @@ import (
 const hitCap = 10_000
 
 type contentIn struct {
-	Root           string `json:"root,omitempty" jsonschema:"directory to search; absolute, or relative to the first root; default the first root"`
+	Path           string `json:"path,omitempty" jsonschema:"directory to search; absolute, or relative to the first root; default the first root"`
 	Pattern        string `json:"pattern" jsonschema:"regular expression (Go RE2 syntax, one line at a time) or, with literal, plain text"`
 	Literal        bool   `json:"literal,omitempty" jsonschema:"treat pattern as plain text; default false"`
 	IgnoreCase     *bool  `json:"ignore_case,omitempty" jsonschema:"case-insensitive match; default smart case: insensitive unless the pattern has an upper-case letter (as rg --smart-case)"`
@@ -50,7 +50,8 @@ func (s *Set) content() *tool.Def {
 		Title:       "Search file contents",
 		Description: "Search text files under a directory for a regex or literal, honouring .gitignore and skipping hidden and binary files; returns hits with context lines.",
 	}, s.handleContent).WithRange("context_lines", 0, 10).WithRange("max_results", 0, 1000).WithEnum("engine", "auto", "rg", "native").
-		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern)
+		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern).
+		WithAlias("root", "path").WithOpposite("case_sensitive", "ignore_case")
 }
 
 // searchReq is a validated search_content call. Close it when done.
@@ -147,7 +148,7 @@ func (s *Set) prepare(roots *fsroot.Set, in contentIn) (*searchReq, error) {
 	if _, err := compileGlob(in.FileGlob); err != nil {
 		return nil, err
 	}
-	root := in.Root
+	root := in.Path
 	if root == "" {
 		root = "."
 	}

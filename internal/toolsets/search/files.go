@@ -15,9 +15,9 @@ import (
 const fileCap = 100_000
 
 type filesIn struct {
-	Root           string `json:"root,omitempty" jsonschema:"directory to search; absolute, or relative to the first root; default the first root"`
-	Pattern        string `json:"pattern" jsonschema:"matched against file names: a glob when it has * ? or [ (e.g. *_test.go), else a substring; case-insensitive unless case_sensitive"`
-	CaseSensitive  bool   `json:"case_sensitive,omitempty" jsonschema:"match pattern case-sensitively; default false"`
+	Path           string `json:"path,omitempty" jsonschema:"directory to search; absolute, or relative to the first root; default the first root"`
+	Pattern        string `json:"pattern" jsonschema:"matched against file names: a glob when it has * ? or [ (e.g. *_test.go), else a substring"`
+	IgnoreCase     *bool  `json:"ignore_case,omitempty" jsonschema:"match pattern case-insensitively; default true"`
 	FileGlob       string `json:"file_glob,omitempty" jsonschema:"only paths matching this gitignore-style glob (relative to root), e.g. src/**; a leading ! excludes instead"`
 	MaxResults     int    `json:"max_results,omitempty" jsonschema:"paths to return, 1 to 2000; default 200; up to 100000 go to a handle"`
 	IncludeHidden  bool   `json:"include_hidden,omitempty" jsonschema:"also list names starting with a dot; default false"`
@@ -48,7 +48,8 @@ func (s *Set) files() *tool.Def {
 		Title:       "Find files by name",
 		Description: "Find regular files under a directory whose name matches a glob or substring, honouring .gitignore and skipping hidden files by default.",
 	}, s.handleFiles).WithRange("max_results", 0, 2000).WithEnum("engine", "auto", "rg", "native").
-		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern)
+		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern).
+		WithAlias("root", "path").WithOpposite("case_sensitive", "ignore_case")
 }
 
 // nameMatcher builds the file-name test from pattern.
@@ -82,7 +83,7 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	if in.MaxResults < 1 || in.MaxResults > 2000 {
 		return filesOut{}, tool.Errorf(tool.InvalidArgument, "max_results must be 1 to 2000, not %d", in.MaxResults)
 	}
-	match, err := nameMatcher(in.Pattern, in.CaseSensitive)
+	match, err := nameMatcher(in.Pattern, in.IgnoreCase != nil && !*in.IgnoreCase)
 	if err != nil {
 		return filesOut{}, err
 	}
@@ -94,7 +95,7 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		return filesOut{}, err
 	}
 	defer release()
-	req, err := s.prepare(roots, contentIn{Root: in.Root, FileGlob: in.FileGlob, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored, CrossMounts: in.CrossMounts})
+	req, err := s.prepare(roots, contentIn{Path: in.Path, FileGlob: in.FileGlob, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored, CrossMounts: in.CrossMounts})
 	if err != nil {
 		return filesOut{}, err
 	}
