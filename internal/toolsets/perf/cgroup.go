@@ -23,17 +23,14 @@ func (s *Set) cgroupSummary() *tool.Def {
 		Title:       "Cgroup resource summary",
 		Description: "CPU usage, quota and throttling, memory use against its limit with OOM events, PSI, I/O and task count of one cgroup (by pid or path) on cgroup v1, v2 or hybrid hosts, with suspicions.",
 		Timeout:     15 * time.Second,
-	}, s.handleCgroup).WithRange("interval_ms", minIntervalMS, maxIntervalMS).WithRange("pid", 1, 1<<22)
+	}, s.handleCgroup).WithRange("interval_ms", minIntervalMS, maxIntervalMS).WithRange("pid", 1, 1<<22).
+		WithExactlyOne("pid", "cgroup_path")
 }
 
 func (s *Set) handleCgroup(ctx context.Context, call *tool.Call, in cgroupIn) (hostinfo.CgroupSummary, error) {
-	if (in.PID == 0) == (in.CgroupPath == "") {
-		return hostinfo.CgroupSummary{}, tool.Errorf(tool.InvalidParams, "give exactly one of pid and cgroup_path").
-			WithSuggestion("Pass pid to summarise a process's cgroup, or cgroup_path such as /system.slice/x.service.")
-	}
 	var dirs hostinfo.CgroupDirs
 	var err error
-	if in.PID != 0 {
+	if in.PID != 0 { // the framework let exactly one of pid and cgroup_path through
 		dirs, err = s.deps.Host.CgroupOfPID(in.PID)
 	} else {
 		dirs, err = s.deps.Host.CgroupByPath(in.CgroupPath)
