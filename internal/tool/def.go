@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"time"
@@ -85,7 +86,8 @@ func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
 	}
 	strictInput(spec.Name, in, "")
 	boundSchema(in)
-	resolved, err := in.Resolve(nil)
+	defaultsFromTags(spec.Name, reflect.TypeFor[In](), in)
+	resolved, err := in.Resolve(resolveOptions)
 	if err != nil {
 		panic(fmt.Sprintf("tool %q: resolving input schema: %v", spec.Name, err))
 	}
@@ -207,7 +209,7 @@ func (d *Def) property(prop string) *jsonschema.Schema {
 
 func (d *Def) resolve() {
 	d.syncAliases()
-	r, err := d.InputSchema.Resolve(nil)
+	r, err := d.InputSchema.Resolve(resolveOptions)
 	if err != nil {
 		panic(fmt.Sprintf("tool %q: resolving input schema: %v", d.Spec.Name, err))
 	}

@@ -90,7 +90,7 @@ func servedOutputSchema() *jsonschema.Schema {
 			"data_preview":   str("object"),
 			"preview_counts": str("array"),
 			"handle":         str("string"),
-			"warnings":       {Type: "array", Items: str("string")},
+			"warnings":       str("array"),
 		},
 		PropertyOrder: []string{"success", "data", "error", "truncated", "data_preview", "preview_counts", "handle", "warnings"},
 		Required:      []string{"success"},

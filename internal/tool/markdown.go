@@ -111,6 +111,9 @@ func writeProps(b *strings.Builder, s *jsonschema.Schema, args bool) {
 			desc += " (one of " + string(e) + ")"
 		}
 		if args {
+			if p.Default != nil {
+				desc = strings.TrimPrefix(desc+"; default "+string(p.Default), "; ")
+			}
 			desc += ownBounds(p)
 		}
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", n, typeOf(p), yesNo(req[n]), strings.ReplaceAll(desc, "|", "\\|"))
