@@ -15,7 +15,7 @@ func (s *Set) info() *tool.Def {
 		Name:        "perf_info",
 		Kind:        tool.ReadOnly,
 		Title:       "Host and capability info",
-		Description: "What this host is (kernel, CPU, memory, VM or container, cgroup version) and what it can measure (perf, eBPF, BTF, PSI, tracefs, capabilities); call it first.",
+		Description: "What this host is (kernel, CPU, memory, VM, cgroups) and can measure (perf, eBPF, BTF, PSI); call it first.",
 		Timeout:     5 * time.Second,
 	}, s.handleInfo)
 }

@@ -12,12 +12,12 @@ import (
 )
 
 type listIn struct {
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"processes to return, 1 to 5000; default 100; the rest go to a handle"`
-	User       string `json:"user,omitempty" jsonschema:"only processes of this user name or numeric uid"`
-	Name       string `json:"name,omitempty" jsonschema:"only processes whose name (comm, e.g. nginx) contains this, case-insensitive"`
-	Command    string `json:"command,omitempty" jsonschema:"only processes whose command line contains this, case-insensitive"`
-	PIDs       []int  `json:"pids,omitempty" jsonschema:"only these pids"`
-	Sort       string `json:"sort,omitempty" jsonschema:"cpu (default, highest first), mem (highest first), pid (lowest first) or start (newest first)"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"all go to a handle" default:"100"`
+	User       string `json:"user,omitempty" jsonschema:"user name or uid"`
+	Name       string `json:"name,omitempty" jsonschema:"substring of the name (comm)"`
+	Command    string `json:"command,omitempty" jsonschema:"substring of the command line"`
+	PIDs       []int  `json:"pids,omitempty" jsonschema:"only these"`
+	Sort       string `json:"sort,omitempty" jsonschema:"start: newest first" default:"cpu"`
 }
 
 // procEntry is one process as proc_list shows it.
@@ -57,7 +57,7 @@ func (s *Set) list() *tool.Def {
 		Name:        "proc_list",
 		Kind:        tool.ReadOnly,
 		Title:       "List processes",
-		Description: "Processes with CPU percent (over 200 ms, or since the previous call), memory, state, threads, start time and command line, read from /proc; filter by user, name, command or pids.",
+		Description: "Processes with CPU %, memory, state, threads, start and command line; filter by user, name, command or pid.",
 		Timeout:     5 * time.Second,
 	}, s.handleList).WithEnum("sort", "cpu", "mem", "pid", "start").WithRange("max_results", 1, maxMaxResults).
 		WithMaxItems("pids", maxPIDFilter, 0)
