@@ -3,6 +3,7 @@ package tool
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,8 +15,8 @@ func (d *Def) MCPTool() *mcp.Tool {
 		Name:         d.Spec.Name,
 		Title:        d.Spec.Title,
 		Description:  d.Spec.Description,
-		InputSchema:  marshalled(d.Spec.Name, d.InputSchema),
-		OutputSchema: marshalled(d.Spec.Name, d.OutputSchema),
+		InputSchema:  marshalled(d.Spec.Name, d.servedInput()),
+		OutputSchema: marshalled(d.Spec.Name, servedOutputSchema()),
 		Annotations:  annotations(d.Spec.Title, d.Spec.Kind, d.Spec.Idempotent),
 	}
 }
@@ -30,4 +31,24 @@ func marshalled(tool string, s *jsonschema.Schema) json.RawMessage {
 		panic(fmt.Sprintf("tool %q: marshalling its schema: %v", tool, err)) // a programming error
 	}
 	return b
+}
+
+// servedInput is an input schema as tools/list serves it, which is what a
+// model is shown: without the top-level additionalProperties false, 28 bytes
+// of every tool that tell a model nothing it acts on and that Gemini's
+// function declarations do not have, and without the aliases (WithAlias,
+// WithOpposite), which are there for a model that guesses a name it knows
+// from elsewhere: one shown both names may send both. Unknown arguments are
+// still refused, by name, with the list of those the tool takes (args.go),
+// and docs/tools.md lists the aliases.
+func (d *Def) servedInput() *jsonschema.Schema {
+	c := *d.InputSchema
+	c.AdditionalProperties = nil
+	if len(d.aliases) > 0 {
+		c.Properties = maps.Clone(c.Properties)
+		for _, a := range d.aliases {
+			delete(c.Properties, a.name)
+		}
+	}
+	return &c
 }

@@ -17,15 +17,15 @@ import (
 const walkCap = 100_000
 
 type listIn struct {
-	Path          string `json:"path,omitempty" jsonschema:"directory to list; absolute, or relative to the first root; default the first root"`
-	Depth         *int   `json:"depth,omitempty" jsonschema:"levels below path to descend: 0 lists only its own entries; default 2, max 10"`
-	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"include names starting with a dot; default false"`
-	FileGlob      string `json:"file_glob,omitempty" jsonschema:"keep only files whose name (or path relative to path, when the glob has a /) matches, e.g. *.go; directories are always shown"`
-	MaxEntries    int    `json:"max_entries,omitempty" jsonschema:"entries to return, 1 to 5000; default 500; the full list goes to a handle"`
-	DirSizes      bool   `json:"dir_sizes,omitempty" jsonschema:"also total the disk space under each directory listed, like du -x (whole tree, hidden files included, this file system only unless cross_mounts); walks everything below path, so slower"`
-	CrossMounts   bool   `json:"cross_mounts,omitempty" jsonschema:"also descend into file systems mounted below path (and bind mounts); default false: a mount point is listed, marked mount_point, and not entered, as du -x does"`
-	Sort          string `json:"sort,omitempty" jsonschema:"name (default: tree order) or size (largest first: du_bytes with dir_sizes, else size_bytes), to find what fills a disk"`
-	Mtime         bool   `json:"mtime,omitempty" jsonschema:"also give each entry's modification time (mtime_iso); default false"`
+	Path          string `json:"path,omitempty" jsonschema:"directory, absolute or relative to the first root (the default)"`
+	Depth         *int   `json:"depth,omitempty" jsonschema:"levels below path (0: its entries)" default:"2"`
+	IncludeHidden bool   `json:"include_hidden,omitempty"`
+	FileGlob      string `json:"file_glob,omitempty" jsonschema:"only files matching, e.g. *.go"`
+	MaxEntries    int    `json:"max_entries,omitempty" jsonschema:"all go to a handle" default:"500"`
+	DirSizes      bool   `json:"dir_sizes,omitempty" jsonschema:"disk use of each directory, like du -x"`
+	CrossMounts   bool   `json:"cross_mounts,omitempty" jsonschema:"enter mounted file systems"`
+	Sort          string `json:"sort,omitempty" jsonschema:"name: tree order; size: largest first" default:"name"`
+	Mtime         bool   `json:"mtime,omitempty" jsonschema:"add each entry's mtime_iso"`
 }
 
 // entry is one listed file system object. It says what an agent finding
@@ -63,8 +63,9 @@ func (s *Set) list() *tool.Def {
 		Name:        "fs_list",
 		Kind:        tool.ReadOnly,
 		Title:       "List a directory tree",
-		Description: "List entries under a directory inside the allowed roots, to a depth, with file sizes (mtime on request); symlinks are shown, never followed; dir_sizes and sort size find what fills a disk (du).",
-	}, s.handleList).WithRange("depth", 0, 10).WithRange("max_entries", 0, 5000).WithEnum("sort", "name", "size")
+		Description: "List a directory tree with sizes (mtime on request); dir_sizes and sort size show what fills a disk.",
+	}, s.handleList).WithRange("depth", 0, 10).WithRange("max_entries", 0, 5000).WithEnum("sort", "name", "size").
+		WithAlias("max_results", "max_entries")
 }
 
 func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listOut, error) {

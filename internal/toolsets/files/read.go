@@ -19,9 +19,9 @@ import (
 const handleMaxBytes = 16 << 20
 
 type readIn struct {
-	Path        string `json:"path" jsonschema:"file to read; absolute, or relative to the first root"`
-	OffsetLines int    `json:"offset_lines,omitempty" jsonschema:"first line to return, 0-based; negative counts from the end (-100 is the last 100 lines, like tail); default 0"`
-	MaxLines    int    `json:"max_lines,omitempty" jsonschema:"lines to return, 1 to 2000; default 200 (fewer when the answer would pass the output cap, 64 KiB unless configured; next_offset_lines continues)"`
+	Path        string `json:"path" jsonschema:"file, absolute or relative to the first root"`
+	OffsetLines int    `json:"offset_lines,omitempty" jsonschema:"0-based; negative counts from the end"`
+	MaxLines    int    `json:"max_lines,omitempty" jsonschema:"fewer if over the output cap" default:"200"`
 }
 
 type readOut struct {
@@ -51,7 +51,7 @@ func (s *Set) read() *tool.Def {
 		Name:        "fs_read",
 		Kind:        tool.ReadOnly,
 		Title:       "Read a text file",
-		Description: "Read a window of lines of a text file inside the allowed roots; large files come back truncated with a handle or a next offset.",
+		Description: "Read lines of a text file; a large file also comes as a handle; next_offset_lines goes on.",
 	}, s.handleRead).WithRange("max_lines", 0, 2000)
 }
 

@@ -24,7 +24,7 @@ func (s *Set) info() *tool.Def {
 		Name:        "perf_info",
 		Kind:        tool.ReadOnly,
 		Title:       "Host and capability info",
-		Description: "What this host is (kernel, CPU, memory, VM or container, cgroup version), what it can measure (perf, eBPF, BTF, PSI, tracefs, capabilities) and which privileged tools can run; call it first.",
+		Description: "What this host is (kernel, CPU, memory, VM, cgroups) and can measure (perf, eBPF, BTF, PSI), and which privileged tools may run; call it first.",
 		Timeout:     5 * time.Second,
 	}, s.handleInfo)
 }

@@ -14,9 +14,9 @@ import (
 
 // ioLayersIn is the input of perf_io_layers (spec 000 section 9.17).
 type ioLayersIn struct {
-	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"measuring interval, 1 to 30 seconds; default 10"`
-	IncludeDetails  bool   `json:"include_details,omitempty" jsonschema:"also list the processes with the most VFS traffic"`
-	Mode            string `json:"mode,omitempty" jsonschema:"auto (default: eBPF when available, else procfs), procfs, or ebpf"`
+	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
+	IncludeDetails  bool   `json:"include_details,omitempty"`
+	Mode            string `json:"mode,omitempty" jsonschema:"auto: eBPF if available" default:"auto"`
 }
 
 // VFSCounts is what the VFS layer saw over an interval. The procfs mode
@@ -68,7 +68,7 @@ func (s *Set) ioLayers() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "VFS vs block I/O",
-		Description: "Compares what programs asked of the filesystem (VFS reads and writes) with what reached the disks over duration_seconds: page cache read hit rate and write coalescing, from procfs or eBPF.",
+		Description: "VFS reads and writes against what reached the disks: page-cache hit rate and write coalescing.",
 		Timeout:     45 * time.Second,
 	}, s.handleIOLayers).WithRange("duration_seconds", 1, 30).WithEnum("mode", "auto", "procfs", "ebpf")
 }

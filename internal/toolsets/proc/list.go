@@ -13,14 +13,14 @@ import (
 )
 
 type listIn struct {
-	MaxResults   int    `json:"max_results,omitempty" jsonschema:"processes to return, 1 to 5000; default 100; the rest go to a handle"`
-	User         string `json:"user,omitempty" jsonschema:"only processes of this user name or numeric uid"`
-	Name         string `json:"name,omitempty" jsonschema:"only processes whose name (comm, e.g. nginx) contains this, case-insensitive"`
-	Command      string `json:"command,omitempty" jsonschema:"only processes whose command line contains this, case-insensitive"`
-	PIDs         []int  `json:"pids,omitempty" jsonschema:"only these pids"`
-	Sort         string `json:"sort,omitempty" jsonschema:"cpu (default, highest first), mem (highest first), pid (lowest first) or start (newest first)"`
-	CommandWidth int    `json:"command_width,omitempty" jsonschema:"characters of each command line to show, 10 to 4096; default 60"`
-	Full         bool   `json:"full,omitempty" jsonschema:"full rows: every field (user, name, mem_percent, threads, start_time) and whole command lines, as the handle holds them"`
+	MaxResults   int    `json:"max_results,omitempty" jsonschema:"all go to a handle" default:"100"`
+	User         string `json:"user,omitempty" jsonschema:"user name or uid"`
+	Name         string `json:"name,omitempty" jsonschema:"substring of the name (comm)"`
+	Command      string `json:"command,omitempty" jsonschema:"substring of the command line"`
+	PIDs         []int  `json:"pids,omitempty" jsonschema:"only these"`
+	Sort         string `json:"sort,omitempty" jsonschema:"start: newest first" default:"cpu"`
+	CommandWidth int    `json:"command_width,omitempty" jsonschema:"characters of each command line shown, 10 to 4096" default:"60"`
+	Full         bool   `json:"full,omitempty" jsonschema:"every field and whole command lines"`
 }
 
 type listOut struct {
@@ -45,7 +45,7 @@ func (s *Set) list() *tool.Def {
 		Name:        "proc_list",
 		Kind:        tool.ReadOnly,
 		Title:       "List processes",
-		Description: "Processes with CPU percent (over 200 ms, or since the previous call), memory, state and command line (cut to a width), read from /proc; filter by user, name, command or pids.",
+		Description: "Processes with CPU %, memory, state and command line (cut to a width); filter by user, name, command or pid.",
 		Timeout:     5 * time.Second,
 	}, s.handleList).WithEnum("sort", "cpu", "mem", "pid", "start").WithRange("max_results", 1, maxMaxResults).
 		WithRange("command_width", minCommandWidth, maxCommandWidth).WithMaxItems("pids", maxPIDFilter, 0)

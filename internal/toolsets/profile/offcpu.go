@@ -37,7 +37,7 @@ func (s *Set) offCPU() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Off-CPU time",
-		Description: "Record scheduler switches with perf sched and report blocked time by process and thread with the reasons it left the CPU (sleeping, uninterruptible I/O, preempted): what slow-but-idle work waits on.",
+		Description: "Where tasks block: off-CPU time per process and thread with the reason (perf sched).",
 		Timeout:     2 * time.Minute,
 	}, s.handleOffCPU).WithRange("duration_seconds", 1, 30).WithRange("pid", 1, 1<<22).WithRange("top_n", 1, 100)
 }

@@ -15,8 +15,8 @@ import (
 
 // dnsIn is perf_dns_latency's input (spec 000 section 9.15).
 type dnsIn struct {
-	DurationSeconds int `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 10"`
-	PID             int `json:"pid,omitempty" jsonschema:"only this process (its own C library is probed)"`
+	DurationSeconds int `json:"duration_seconds,omitempty" default:"10"`
+	PID             int `json:"pid,omitempty" jsonschema:"only this pid"`
 }
 
 type dnsRow struct {
@@ -65,7 +65,7 @@ func (s *Set) dnsLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "DNS lookup latency (eBPF)",
-		Description: "Times name lookups over duration_seconds two ways: C library calls (getaddrinfo, gethostbyname) by uprobes, and every DNS query to UDP port 53 from any resolver (Go, musl, static) with its server, rcode and latency, unanswered ones included.",
+		Description: "DNS latency: C library lookups by uprobes, and every UDP port 53 query with server, rcode and latency.",
 		Timeout:     45 * time.Second,
 	}, s.handleDNS).WithRange("duration_seconds", 1, 30)
 }

@@ -82,10 +82,10 @@ func fileType(mode uint32) string {
 
 // vfsIn is perf_vfs_latency's input (spec 000 section 9.19).
 type vfsIn struct {
-	DurationSeconds int  `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 5"`
-	MinLatencyMS    *int `json:"min_latency_ms,omitempty" jsonschema:"list calls at least this slow, 0 to 10000 ms; default 10"`
-	PID             int  `json:"pid,omitempty" jsonschema:"only this process"`
-	IncludeAllFiles bool `json:"include_all_files,omitempty" jsonschema:"also sockets, pipes and devices; default regular files only"`
+	DurationSeconds int  `json:"duration_seconds,omitempty" default:"5"`
+	MinLatencyMS    *int `json:"min_latency_ms,omitempty" jsonschema:"list calls this slow" default:"10"`
+	PID             int  `json:"pid,omitempty" jsonschema:"only this pid"`
+	IncludeAllFiles bool `json:"include_all_files,omitempty" jsonschema:"also sockets, pipes and devices"`
 }
 
 type opSummary struct {
@@ -120,7 +120,7 @@ func (s *Set) vfsLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "File read/write latency (eBPF)",
-		Description: "Latency of file reads and writes as programs see it, over duration_seconds: histograms with p50, p95, p99 for reads and writes, each call slower than min_latency_ms with its file and process, and the slow time by file and by process.",
+		Description: "File read and write latency as programs see it (eBPF): percentiles, slow calls, slow time per file and process.",
 		Timeout:     45 * time.Second,
 	}, s.handleVFS).WithRange("duration_seconds", 1, 30).WithRange("min_latency_ms", 0, 10000)
 }
@@ -179,11 +179,11 @@ func aggregate(calls []ebpf.SlowIO, key func(ebpf.SlowIO) string) []aggRow {
 
 // fileIn is perf_file_trace's input (spec 000 section 9.14).
 type fileIn struct {
-	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 10"`
-	PID             int    `json:"pid,omitempty" jsonschema:"only this process"`
-	MinLatencyMS    *int   `json:"min_latency_ms,omitempty" jsonschema:"slow_ops: reads and writes at least this slow, 0 to 10000 ms; default 10"`
-	Mode            string `json:"mode,omitempty" jsonschema:"slow_ops (like fileslower), file_lifecycle (files created and deleted during the trace, like filelife), opens (like opensnoop), or all (default)"`
-	IncludeAllFiles bool   `json:"include_all_files,omitempty" jsonschema:"also sockets, pipes, devices and /proc, /sys, /dev paths"`
+	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
+	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
+	MinLatencyMS    *int   `json:"min_latency_ms,omitempty" jsonschema:"slow_ops threshold" default:"10"`
+	Mode            string `json:"mode,omitempty" default:"all"`
+	IncludeAllFiles bool   `json:"include_all_files,omitempty" jsonschema:"also sockets, pipes and devices"`
 }
 
 type openRow struct {
@@ -222,7 +222,7 @@ func (s *Set) fileTrace() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Trace file operations (eBPF)",
-		Description: "File activity over duration_seconds: slow reads and writes with the file (slow_ops), files created and deleted within the trace (file_lifecycle), and every open with its result (opens); all by default.",
+		Description: "File activity (eBPF): slow reads and writes, files created and deleted, opens with results.",
 		Timeout:     45 * time.Second,
 	}, s.handleFile).WithRange("duration_seconds", 1, 30).WithRange("min_latency_ms", 0, 10000).
 		WithEnum("mode", "slow_ops", "file_lifecycle", "opens", "all")

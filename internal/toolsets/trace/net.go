@@ -12,11 +12,11 @@ import (
 
 // tcpIn is perf_tcp_trace's input (spec 000 section 9.11).
 type tcpIn struct {
-	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"1 to 60; default 10"`
-	PID             int    `json:"pid,omitempty" jsonschema:"only connections of this process"`
-	LocalPort       int    `json:"local_port,omitempty" jsonschema:"only connections on this local port (a server's port, or a client's ephemeral one)"`
-	RemotePort      int    `json:"remote_port,omitempty" jsonschema:"only connections to or from this remote port"`
-	Mode            string `json:"mode,omitempty" jsonschema:"lifecycle (default: each connection when it closes, with duration and bytes, like tcplife) or connections (each outgoing connect, like tcpconnect)"`
+	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
+	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
+	LocalPort       int    `json:"local_port,omitempty" jsonschema:"only this local port"`
+	RemotePort      int    `json:"remote_port,omitempty" jsonschema:"only this remote port"`
+	Mode            string `json:"mode,omitempty" default:"lifecycle"`
 }
 
 type tcpRow struct {
@@ -47,7 +47,7 @@ func (s *Set) tcpTrace() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Trace TCP connections (eBPF)",
-		Description: "TCP connections over duration_seconds from the sock:inet_sock_set_state tracepoint: in lifecycle mode each connection that closed with its duration and bytes, in connections mode each outgoing connect and whether it was established; filter by pid and ports.",
+		Description: "TCP connections (eBPF): closed ones with duration and bytes, or outgoing connects and their results.",
 		Timeout:     75 * time.Second,
 	}, s.handleTCP).WithRange("duration_seconds", 1, 60).WithEnum("mode", "lifecycle", "connections").
 		WithRange("local_port", 1, 65535).WithRange("remote_port", 1, 65535)

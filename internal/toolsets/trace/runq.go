@@ -16,10 +16,10 @@ import (
 )
 
 type runqIn struct {
-	DurationSeconds int  `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 5"`
-	PID             int  `json:"pid,omitempty" jsonschema:"only the threads of this process"`
-	PerProcess      bool `json:"per_process,omitempty" jsonschema:"also rank the processes that waited longest in total, each with its percentiles"`
-	TopN            int  `json:"top_n,omitempty" jsonschema:"processes listed with per_process, 1 to 50; default 10"`
+	DurationSeconds int  `json:"duration_seconds,omitempty" default:"5"`
+	PID             int  `json:"pid,omitempty" jsonschema:"only this pid"`
+	PerProcess      bool `json:"per_process,omitempty"`
+	TopN            int  `json:"top_n,omitempty" default:"10"`
 }
 
 type runqOut struct {
@@ -45,7 +45,7 @@ func (s *Set) runqLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Run queue latency histogram (eBPF)",
-		Description: "How long runnable tasks waited for a CPU (from wakeup or preemption to running) over duration_seconds: a log2 histogram of microseconds with percentiles, for everything or one pid, optionally ranking processes by time waited. A p99 in milliseconds means CPU saturation.",
+		Description: "eBPF histogram of how long runnable tasks waited for a CPU; a p99 in ms means CPU saturation.",
 		Timeout:     45 * time.Second,
 	}, s.handleRunq).WithRange("duration_seconds", 1, 30).WithRange("top_n", 1, 50)
 }

@@ -15,13 +15,13 @@ import (
 
 // syscountIn is perf_syscall_count's input (spec 000 section 9.12).
 type syscountIn struct {
-	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"1 to 60; default 10"`
-	PID             int    `json:"pid,omitempty" jsonschema:"only this process"`
-	Comm            string `json:"comm,omitempty" jsonschema:"only threads with this command name (exact, at most 15 characters as the kernel keeps it)"`
-	TopN            int    `json:"top_n,omitempty" jsonschema:"rows listed, 1 to 50; default 20"`
-	IncludeLatency  bool   `json:"include_latency,omitempty" jsonschema:"time each call: total and average per syscall"`
-	PerProcess      bool   `json:"per_process,omitempty" jsonschema:"also list the processes making the most calls"`
-	IncludeErrors   bool   `json:"include_errors,omitempty" jsonschema:"count only failed calls (returning an error)"`
+	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
+	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
+	Comm            string `json:"comm,omitempty" jsonschema:"exact command name"`
+	TopN            int    `json:"top_n,omitempty" default:"20"`
+	IncludeLatency  bool   `json:"include_latency,omitempty"`
+	PerProcess      bool   `json:"per_process,omitempty"`
+	IncludeErrors   bool   `json:"include_errors,omitempty" jsonschema:"count only failed calls"`
 }
 
 type syscallRow struct {
@@ -56,7 +56,7 @@ func (s *Set) syscallCount() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Count system calls (eBPF)",
-		Description: "Counts system calls over duration_seconds, counted in the kernel: the top syscalls with errors and optionally latency, and the busiest processes; filter by pid or command, or count only failures.",
+		Description: "Count system calls in the kernel: top syscalls with errors and optional latency, busiest processes.",
 		Timeout:     75 * time.Second,
 	}, s.handleSyscount).WithRange("duration_seconds", 1, 60).WithRange("top_n", 1, 50)
 }
@@ -106,13 +106,13 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 
 // execIn is perf_exec_trace's input (spec 000 section 9.13).
 type execIn struct {
-	DurationSeconds   int    `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 10"`
-	PID               int    `json:"pid,omitempty" jsonschema:"only execs by children of this parent pid"`
-	NamePattern       string `json:"name_pattern,omitempty" jsonschema:"regular expression matched against the command name and the file run"`
-	UID               *int   `json:"uid,omitempty" jsonschema:"only execs by this user id"`
-	IncludeFailed     bool   `json:"include_failed,omitempty" jsonschema:"also list execs that failed (with the error); default only successful ones"`
-	MaxArgs           int    `json:"max_args,omitempty" jsonschema:"arguments captured per exec, 1 to 20; default 20"`
-	IncludeTimestamps bool   `json:"include_timestamps,omitempty" jsonschema:"give each exec its time, in seconds since the trace started"`
+	DurationSeconds   int    `json:"duration_seconds,omitempty" default:"10"`
+	PID               int    `json:"pid,omitempty" jsonschema:"only children of this parent"`
+	NamePattern       string `json:"name_pattern,omitempty" jsonschema:"regex on command name and file"`
+	UID               *int   `json:"uid,omitempty" jsonschema:"only this user id"`
+	IncludeFailed     bool   `json:"include_failed,omitempty"`
+	MaxArgs           int    `json:"max_args,omitempty" jsonschema:"per exec" default:"20"`
+	IncludeTimestamps bool   `json:"include_timestamps,omitempty"`
 }
 
 type execRow struct {
@@ -141,7 +141,7 @@ func (s *Set) execTrace() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Trace process executions (eBPF)",
-		Description: "Every exec over duration_seconds (like execsnoop): pid, parent, user, command, file and arguments, failed ones with the error; filter by parent pid, name pattern or uid. Finds short-lived processes that top never shows.",
+		Description: "Every exec (execsnoop) with parent, user, file and arguments, short-lived processes included.",
 		Timeout:     45 * time.Second,
 	}, s.handleExec).WithRange("duration_seconds", 1, 30).WithRange("max_args", 1, 20)
 }
