@@ -40,15 +40,38 @@ func marshalled(tool string, s *jsonschema.Schema) json.RawMessage {
 // WithOpposite), which are there for a model that guesses a name it knows
 // from elsewhere: one shown both names may send both. Unknown arguments are
 // still refused, by name, with the list of those the tool takes (args.go),
-// and docs/tools.md lists the aliases.
+// and docs/tools.md lists the aliases. The default string bound
+// (DefaultMaxLength) is left out too: 18 bytes on each of some forty
+// arguments, which the server's instructions state once instead (and the
+// framework checks whatever is served); a tool's own bound stays.
 func (d *Def) servedInput() *jsonschema.Schema {
 	c := *d.InputSchema
 	c.AdditionalProperties = nil
-	if len(d.aliases) > 0 {
-		c.Properties = maps.Clone(c.Properties)
-		for _, a := range d.aliases {
-			delete(c.Properties, a.name)
-		}
+	c.Properties = maps.Clone(c.Properties)
+	for _, a := range d.aliases {
+		delete(c.Properties, a.name)
 	}
+	for name, p := range c.Properties {
+		c.Properties[name] = withoutDefaultBound(p)
+	}
+	return &c
+}
+
+// withoutDefaultBound is p, or a copy of it without a maxLength equal to
+// DefaultMaxLength, on the property and on the items of a list.
+func withoutDefaultBound(p *jsonschema.Schema) *jsonschema.Schema {
+	if p == nil {
+		return nil
+	}
+	isDefault := p.MaxLength != nil && *p.MaxLength == DefaultMaxLength
+	items := withoutDefaultBound(p.Items)
+	if !isDefault && items == p.Items {
+		return p
+	}
+	c := *p
+	if isDefault {
+		c.MaxLength = nil
+	}
+	c.Items = items
 	return &c
 }
