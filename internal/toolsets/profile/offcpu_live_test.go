@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -174,21 +175,30 @@ func TestOffCPUNamesWhatThreadsWaitOnLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const window = 5 * time.Second
+	const window = 6 * time.Second
 	holds := []time.Duration{700 * time.Millisecond, 1500 * time.Millisecond}
 	done := make(chan pokes, 1)
+	// The trace reports progress once attached, then every 250 ms until it
+	// detaches: the pokes start at the first report, and the last report
+	// received is a time the window was still open.
+	var once sync.Once
+	var open atomic.Int64 // the last report, in Unix nanoseconds
 	c0 := time.Now()
-	out := tooltest.MustRunStarted[offCPUOut](t, context.Background(), s.offCPU(),
+	out := tooltest.MustRunWatched[offCPUOut](t, context.Background(), s.offCPU(),
 		map[string]any{"pid": l.pid, "duration_seconds": int(window / time.Second)},
-		func() { done <- l.poke(holds, wchans) })
+		func(float64, float64) {
+			open.Store(time.Now().UnixNano())
+			once.Do(func() { go func() { done <- l.poke(holds, wchans) }() })
+		})
 	r := time.Now()
 	p := <-done
 	if p.err != nil {
 		t.Fatal(p.err)
 	}
 	n := len(p.writes)
-	if end := c0.Add(window); p.asleep[n-1].After(end) {
-		t.Fatalf("the pokes ended %v after the earliest the window could close: the machine is too slow for this test's timeline", p.asleep[n-1].Sub(end))
+	lastOpen := time.Unix(0, open.Load())
+	if p.asleep[n-1].After(lastOpen) {
+		t.Fatalf("the pokes ended %v after the last progress report: they may have outlasted the window, and the test cannot tell (a machine too loaded for its timeline)", p.asleep[n-1].Sub(lastOpen))
 	}
 	if out.Mechanism != mechanismEBPF || out.DurationSeconds < window.Seconds() || out.DurationSeconds > r.Sub(c0).Seconds() {
 		t.Fatalf("mechanism %q, window %.3f s; want ebpf, at least %v and at most the call's %v", out.Mechanism, out.DurationSeconds, window, r.Sub(c0))
@@ -199,9 +209,9 @@ func TestOffCPUNamesWhatThreadsWaitOnLive(t *testing.T) {
 	// asleep again, and ended after write i began and before its answer
 	// came. The first began before the window and counts from its start
 	// (not before the call, not after the trace said it had attached); the
-	// last still runs at its end (not before the call's start plus the
-	// window, not after the call returned).
-	lower := ms(p.writes[0].Sub(p.start)) + max(0, ms(c0.Add(window).Sub(p.asleep[n-1])))
+	// last still runs at its end (not before the last progress report, not
+	// after the call returned).
+	lower := ms(p.writes[0].Sub(p.start)) + ms(lastOpen.Sub(p.asleep[n-1]))
 	upper := ms(p.acks[0].Sub(c0)) + ms(r.Sub(p.writes[n-1]))
 	maxLower, maxUpper := 0.0, max(ms(p.acks[0].Sub(c0)), ms(r.Sub(p.writes[n-1])))
 	for i := 1; i < n; i++ {
@@ -215,11 +225,10 @@ func TestOffCPUNamesWhatThreadsWaitOnLive(t *testing.T) {
 	for _, c := range []struct {
 		name, kind string
 		tid        int
-		wakerPID   int // the waker's process; and its thread, when known
-		wakerTID   int
+		wakerPID   int // the process that woke it
 	}{
-		{"W, reading the pipe", "pipe", l.w, os.Getpid(), 0},
-		{"F, waiting on the futex", "futex", l.f, l.pid, l.w},
+		{"W, reading the pipe", "pipe", l.w, os.Getpid()},
+		{"F, waiting on the futex", "futex", l.f, l.pid},
 	} {
 		task, ok := findTask(out.Tasks, c.tid)
 		if !ok {
@@ -240,8 +249,9 @@ func TestOffCPUNamesWhatThreadsWaitOnLive(t *testing.T) {
 		if w.Episodes < n+1 || c.kind == "pipe" && w.Episodes != n+1 || w.BeganBefore != 1 || !w.Waiting {
 			t.Errorf("%s: %d episodes (%d began before the window, still waiting %v); want %d, 1 of them before the window, 1 still going", c.name, w.Episodes, w.BeganBefore, w.Waiting, n+1)
 		}
-		if w.TotalMS < lower || w.TotalMS > upper {
-			t.Errorf("%s: waited %.3f ms in all, outside [%.1f, %.1f]", c.name, w.TotalMS, lower, upper)
+		if w.TotalMS < lower || w.TotalMS > upper || w.TotalMS > task.OffCPUMS || task.OffCPUMS > 1000*out.DurationSeconds+1 {
+			t.Errorf("%s: waited %.3f ms in all, outside [%.1f, %.1f], or above its %.3f ms off the CPU, or that above the %.3f s window",
+				c.name, w.TotalMS, lower, upper, task.OffCPUMS, out.DurationSeconds)
 		}
 		if w.MaxMS < maxLower || w.MaxMS > maxUpper {
 			t.Errorf("%s: longest wait %.3f ms, outside [%.1f, %.1f]", c.name, w.MaxMS, maxLower, maxUpper)
@@ -249,8 +259,10 @@ func TestOffCPUNamesWhatThreadsWaitOnLive(t *testing.T) {
 		if mean := w.TotalMS / float64(w.Episodes); w.MeanMS < mean-0.01 || w.MeanMS > mean+0.01 {
 			t.Errorf("%s: mean %.3f ms, want total/episodes %.3f", c.name, w.MeanMS, mean)
 		}
-		if len(w.Wakers) == 0 || w.Wakers[0].PID != c.wakerPID || c.wakerTID != 0 && w.Wakers[0].TID != c.wakerTID || w.Wakers[0].Episodes != n {
-			t.Errorf("%s: wakers %+v; want pid %d (thread %d) first, with %d episodes", c.name, w.Wakers, c.wakerPID, c.wakerTID, n)
+		// W woke F each time; the Go runtime's threads (of F's process
+		// too) may have woken it from its own futex waits besides.
+		if len(w.Wakers) == 0 || w.Wakers[0].PID != c.wakerPID || w.Wakers[0].Episodes < n || c.kind == "pipe" && w.Wakers[0].Episodes != n {
+			t.Errorf("%s: wakers %+v; want pid %d first, with %d episodes", c.name, w.Wakers, c.wakerPID, n)
 		}
 	}
 	if len(out.Findings) == 0 || !strings.Contains(strings.Join(out.Findings, "\n"), wchans[l.w]) {
