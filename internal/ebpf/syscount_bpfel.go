@@ -18,8 +18,10 @@ import (
 const (
 	syscountMapByNr       = "by_nr"
 	syscountMapByTgid     = "by_tgid"
+	syscountMapNames      = "names"
 	syscountMapStart      = "start"
 	syscountProgOnEnter   = "on_enter"
+	syscountProgOnExec    = "on_exec"
 	syscountProgOnExit    = "on_exit"
 	syscountVarErrorsOnly = "errors_only"
 	syscountVarLatency    = "latency"
@@ -70,6 +72,7 @@ type syscountSpecs struct {
 // It can be passed ebpf.CollectionSpec.Assign.
 type syscountProgramSpecs struct {
 	OnEnter *ebpf.ProgramSpec `ebpf:"on_enter"`
+	OnExec  *ebpf.ProgramSpec `ebpf:"on_exec"`
 	OnExit  *ebpf.ProgramSpec `ebpf:"on_exit"`
 }
 
@@ -79,6 +82,7 @@ type syscountProgramSpecs struct {
 type syscountMapSpecs struct {
 	ByNr   *ebpf.MapSpec `ebpf:"by_nr"`
 	ByTgid *ebpf.MapSpec `ebpf:"by_tgid"`
+	Names  *ebpf.MapSpec `ebpf:"names"`
 	Start  *ebpf.MapSpec `ebpf:"start"`
 }
 
@@ -114,6 +118,7 @@ func (o *syscountObjects) Close() error {
 type syscountMaps struct {
 	ByNr   *ebpf.Map `ebpf:"by_nr"`
 	ByTgid *ebpf.Map `ebpf:"by_tgid"`
+	Names  *ebpf.Map `ebpf:"names"`
 	Start  *ebpf.Map `ebpf:"start"`
 }
 
@@ -121,6 +126,7 @@ func (m *syscountMaps) Close() error {
 	return _SyscountClose(
 		m.ByNr,
 		m.ByTgid,
+		m.Names,
 		m.Start,
 	)
 }
@@ -140,12 +146,14 @@ type syscountVariables struct {
 // It can be passed to loadSyscountObjects or ebpf.CollectionSpec.LoadAndAssign.
 type syscountPrograms struct {
 	OnEnter *ebpf.Program `ebpf:"on_enter"`
+	OnExec  *ebpf.Program `ebpf:"on_exec"`
 	OnExit  *ebpf.Program `ebpf:"on_exit"`
 }
 
 func (p *syscountPrograms) Close() error {
 	return _SyscountClose(
 		p.OnEnter,
+		p.OnExec,
 		p.OnExit,
 	)
 }

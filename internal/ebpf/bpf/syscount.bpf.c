@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* perf_syscall_count: system calls by number and by process, counted in the
  * kernel at raw_syscalls:sys_exit (so the result is known), with their
- * latency from sys_enter when asked. */
+ * latency from sys_enter when asked. Processes are named by what they run
+ * at the end (names.h), not by what they ran when first counted. */
 #include "types.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include "common.h"
+#include "names.h"
 
 const volatile __u32 target_tgid = 0;                 /* 0: every process */
 const volatile char target_comm[TASK_COMM_LEN] = {}; /* empty: every command */
@@ -22,7 +24,6 @@ struct proc_stat {
 	__u64 count;
 	__u64 errors;
 	__u64 total_ns;
-	char comm[TASK_COMM_LEN];
 };
 
 struct {
@@ -105,7 +106,7 @@ int on_exit(struct trace_event_raw_sys_exit *ctx)
 	struct proc_stat *ps = bpf_map_lookup_elem(&by_tgid, &tgid);
 	if (!ps) {
 		struct proc_stat z = {};
-		bpf_get_current_comm(&z.comm, sizeof(z.comm));
+		name_seen(tgid);
 		bpf_map_update_elem(&by_tgid, &tgid, &z, BPF_NOEXIST);
 		ps = bpf_map_lookup_elem(&by_tgid, &tgid);
 		if (!ps)

@@ -27,7 +27,10 @@ enum bpf_map_type {
 enum {
 	BPF_ANY = 0,
 	BPF_NOEXIST = 1,
+	BPF_EXIST = 2,
 };
+
+#define BPF_F_NO_PREALLOC 1 /* a hash map's entries allocated as they are added */
 
 #define TASK_COMM_LEN 16
 

@@ -1,0 +1,91 @@
+package trace
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hostmcp/hostmcp/internal/testutil"
+	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
+)
+
+// forkedDD starts bash, which waits for a line on stdin, then forks a
+// child that opens a file for its standard error (as bash) and execs dd,
+// which copies what else comes on stdin a byte at a time and then waits
+// for more. go sends the line and n bytes and returns dd's pid.
+func forkedDD(t *testing.T, errFile string, n int) (goFn func() int) {
+	t.Helper()
+	bash := testutil.RequireBinary(t, "bash")
+	sh := exec.Command(bash, "-c", `exec 3<&0; read -r line; dd bs=1 of=/dev/null <&3 3<&- 2>"$0" & echo $!; wait`, errFile)
+	stdin, err := sh.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := sh.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); _ = sh.Process.Kill(); _ = sh.Wait() })
+	return func() int {
+		if _, err := stdin.Write([]byte("go\n" + strings.Repeat("x", n))); err != nil {
+			return 0
+		}
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		pid, _ := strconv.Atoi(strings.TrimSpace(line))
+		return pid
+	}
+}
+
+// procIO reads a process's read and write system calls from /proc/PID/io.
+func procIO(t *testing.T, pid int) (syscr, syscw uint64) {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, _ := strings.Cut(line, ": ")
+		n, _ := strconv.ParseUint(v, 10, 64)
+		switch k {
+		case "syscr":
+			syscr = n
+		case "syscw":
+			syscw = n
+		}
+	}
+	return syscr, syscw
+}
+
+// A child bash forks runs dd: its system calls are counted under dd, the
+// name it runs by (as /proc/PID/comm says), not bash, the name it made its
+// first calls by; and at least the reads and writes /proc/PID/io counts.
+func TestSyscallCountNamesAfterExecLive(t *testing.T) {
+	s := newSet(t)
+	run := forkedDD(t, filepath.Join(t.TempDir(), "err"), 20000)
+	pid := make(chan int, 1)
+	out := tooltest.MustRunStarted[syscountOut](t, context.Background(), s.syscallCount(),
+		map[string]any{"duration_seconds": 2, "per_process": true, "top_n": 50}, func() { pid <- run() })
+	dd := <-pid
+	comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", dd))
+	syscr, syscw := procIO(t, dd)
+	if strings.TrimSpace(string(comm)) != "dd" || syscr < 20000 || syscw < 20000 {
+		t.Fatalf("pid %d runs %q and made %d reads and %d writes: not the dd expected", dd, comm, syscr, syscw)
+	}
+	i := slices.IndexFunc(out.Processes, func(p processRow) bool { return p.PID == uint32(dd) })
+	if i < 0 {
+		t.Fatalf("dd (pid %d) is not among the processes: %+v", dd, out.Processes)
+	}
+	if p := out.Processes[i]; p.Comm != "dd" || p.Count < syscr+syscw {
+		t.Fatalf("the forked dd (pid %d, %d reads and %d writes) is counted as %+v", dd, syscr, syscw, p)
+	}
+}
