@@ -349,14 +349,15 @@ func TestFileOpsLive(t *testing.T) {
 		_ = exec.Command("sh", "-c", "touch \"$0\"; sleep 0.2; rm \"$0\"; cat /nonexistent-hostmcp 2>/dev/null; true", path).Run()
 	})
 	var created, removed, failed bool
-	_, err := FileOps(context.Background(), 1500*time.Millisecond, 0, work, func(op FileOp) {
+	var catPID uint32
+	res, err := FileOps(context.Background(), 1500*time.Millisecond, FileOpsOptions{}, work, func(op FileOp) {
 		switch {
 		case op.Path == path && !op.Unlink && op.Flags&syscall.O_CREAT != 0 && op.Ret >= 0:
 			created = true
 		case op.Path == path && op.Unlink && op.Ret == 0:
 			removed = true
 		case op.Path == "/nonexistent-hostmcp" && op.Ret == -int64(syscall.ENOENT) && op.Comm == "cat":
-			failed = true
+			failed, catPID = true, op.PID
 		}
 	})
 	if err != nil {
@@ -365,6 +366,17 @@ func TestFileOpsLive(t *testing.T) {
 	if !created || !removed || !failed {
 		t.Fatalf("created %v, removed %v, failed open %v", created, removed, failed)
 	}
+	// Counted in the kernel too, by process, path and errno, under the
+	// name the process ran by.
+	for _, p := range res.Paths {
+		if p.Path == "/nonexistent-hostmcp" && p.PID == catPID {
+			if p.Errno != uint32(syscall.ENOENT) || p.Count != 1 || p.Unlink || res.Names.Of(p.PID) != "cat" {
+				t.Fatalf("cat's failed open: %+v, named %q", p, res.Names.Of(p.PID))
+			}
+			return
+		}
+	}
+	t.Fatalf("cat's failed open is not counted: %d paths", len(res.Paths))
 }
 
 // python3's socket.getaddrinfo goes through the C library and is timed.

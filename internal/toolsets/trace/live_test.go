@@ -400,10 +400,12 @@ func TestVFSLatencyLive(t *testing.T) {
 	sh := start(t, "sh", "-c", `exec 3<"$0"; while :; do read -r x <&3 || exec 3<"$0"; done`, f)
 	out := tooltest.MustRun[vfsOut](t, context.Background(), s.vfsLatency(),
 		map[string]any{"duration_seconds": 1, "min_latency_ms": 0, "pid": sh.Process.Pid})
-	if out.Read.Calls < 50 || out.Read.LatencyUS.Count != out.Read.Calls || uint64(out.SlowTotal)+out.Lost != out.Read.Calls+out.Write.Calls {
-		t.Fatalf("reads: %+v, slow %d, lost %d", out.Read, out.SlowTotal, out.Lost)
+	if out.Read.Calls < 50 || out.Read.LatencyUS.Count != out.Read.Calls || out.SlowTotal != out.Read.Calls+out.Write.Calls ||
+		out.SlowOpsOf.Of != int(out.SlowTotal) || out.SlowOpsOf.Shown != len(out.SlowOps) {
+		t.Fatalf("reads: %+v, slow %d (%+v), lost %d", out.Read, out.SlowTotal, out.SlowOpsOf, out.Lost)
 	}
-	if len(out.ByFile) != 1 || out.ByFile[0].Key != f || !strings.HasPrefix(out.ByProcess[0].Key, strconv.Itoa(sh.Process.Pid)+" ") {
+	if len(out.ByFile) != 1 || out.ByFile[0].Path != f || out.ByFile[0].Reads != out.Read.Calls ||
+		len(out.ByProcess) != 1 || out.ByProcess[0].PID != uint32(sh.Process.Pid) || out.ByProcess[0].Comm != "sh" || out.ByProcess[0].Reads != out.Read.Calls {
 		t.Fatalf("by file %+v, by process %+v", out.ByFile, out.ByProcess)
 	}
 	if op := out.SlowOps[0]; op.File != "data" || op.Path != f {

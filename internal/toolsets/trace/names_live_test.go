@@ -10,8 +10,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/hostmcp/hostmcp/internal/ebpf"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
 )
@@ -87,5 +90,35 @@ func TestSyscallCountNamesAfterExecLive(t *testing.T) {
 	}
 	if p := out.Processes[i]; p.Comm != "dd" || p.Count < syscr+syscw {
 		t.Fatalf("the forked dd (pid %d, %d reads and %d writes) is counted as %+v", dd, syscr, syscw, p)
+	}
+}
+
+// The file a forked child opens for its standard error before it execs dd
+// is counted under dd, by the pid /proc says runs dd. The trace is of the
+// whole host, whose other opens may fill the table an answer lists: the
+// test reads the whole of it.
+func TestFileOpsNameAfterExecLive(t *testing.T) {
+	newSet(t)
+	errFile := filepath.Join(t.TempDir(), "err")
+	run := forkedDD(t, errFile, 10)
+	pid := make(chan int, 1)
+	var once sync.Once
+	started := func(time.Duration) { once.Do(func() { go func() { pid <- run() }() }) }
+	ops := newCollectOps(clock(), false)
+	res, err := ebpf.FileOps(context.Background(), 2*time.Second, ebpf.FileOpsOptions{}, started, ops.add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dd := <-pid
+	if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", dd)); strings.TrimSpace(string(comm)) != "dd" {
+		t.Fatalf("pid %d runs %q, not dd", dd, comm)
+	}
+	rows, _ := ops.pathTable(res)
+	i := slices.IndexFunc(rows, func(r pathRow) bool { return r.Path == errFile })
+	if i < 0 {
+		t.Fatalf("no row for %s among %d", errFile, len(rows))
+	}
+	if r := rows[i]; r.PID != uint32(dd) || r.Comm != "dd" || r.Count != 1 {
+		t.Fatalf("the open of %s by the child that became dd (pid %d): %+v", errFile, dd, r)
 	}
 }
