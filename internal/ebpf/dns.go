@@ -63,7 +63,7 @@ func DNSLatency(ctx context.Context, d time.Duration, pid uint32, progress Progr
 	}
 	mechanism = fmt.Sprintf("eBPF uprobes and uretprobes on %s in %s", strings.Join(probed, ", "), lib)
 	err = trace(ctx, d, progress, objs.Events, onRecord, attach...)
-	return mechanism, lostRecords(objs.Lost), err
+	return mechanism, counter(objs.Lost), err
 }
 
 func uprobe(exe *link.Executable, fn string, prog *ebpf.Program, opts *link.UprobeOptions, ret bool) (link.Link, error) {

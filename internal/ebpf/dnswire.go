@@ -90,7 +90,7 @@ func DNSWire(ctx context.Context, d time.Duration, pid uint32, progress Progress
 		return nil, 0, err
 	}
 	unanswered, err = leftQueries(objs.Queries)
-	return unanswered, lostRecords(objs.Lost), err
+	return unanswered, counter(objs.Lost), err
 }
 
 // leftQueries lists the queries that were sent and never answered.

@@ -143,7 +143,7 @@ func FileIO(ctx context.Context, d time.Duration, o FileIOOptions, progress Prog
 	if err := objs.Stats.Lookup(uint32(1), &res.Write); err != nil {
 		return res, err
 	}
-	res.Lost = lostRecords(objs.Lost)
+	res.Lost = counter(objs.Lost)
 	if res.Files, err = fileCounts(objs.ByFile); err != nil {
 		return res, err
 	}

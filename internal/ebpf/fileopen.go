@@ -103,7 +103,7 @@ func FileOps(ctx context.Context, d time.Duration, o FileOpsOptions, progress Pr
 	if err != nil {
 		return FileOpsResult{}, err
 	}
-	res := FileOpsResult{Lost: lostRecords(objs.Lost)}
+	res := FileOpsResult{Lost: counter(objs.Lost)}
 	if err := objs.Totals.Lookup(uint32(0), &res.Opens); err != nil {
 		return res, err
 	}

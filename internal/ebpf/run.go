@@ -150,8 +150,9 @@ func wait(ctx context.Context, d time.Duration, progress Progress) error {
 	}
 }
 
-// lostRecords reads a program's count of records a full ring dropped.
-func lostRecords(m *ebpf.Map) uint64 {
+// counter reads a one-counter array map: the records a full ring dropped,
+// or the calls a full table had no room for.
+func counter(m *ebpf.Map) uint64 {
 	var n uint64
 	m.Lookup(uint32(0), &n)
 	return n

@@ -53,7 +53,7 @@ func TCPTrace(ctx context.Context, d time.Duration, lifecycle bool, progress Pro
 		})
 	}
 	err = trace(ctx, d, progress, objs.Events, onRecord, tracepoint("sock", "inet_sock_set_state", objs.OnState))
-	return lostRecords(objs.Lost), err
+	return counter(objs.Lost), err
 }
 
 const afInet = 2

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -120,5 +122,34 @@ with open(counted, "w") as f:
 	first, last := out.Opens[0].Time, out.Opens[len(out.Opens)-1].Time
 	if last-first < 0.7*took || !slices.IsSortedFunc(out.Opens, func(a, b openRow) int { return cmp.Compare(a.Time, b.Time) }) {
 		t.Errorf("the records listed span %.2f s of the script's %.2f s", last-first, took)
+	}
+}
+
+// 600 execs of true by this test, more than the records an answer lists:
+// each is counted, under its file and parent, as many times as the test
+// ran it; the records are a sample said to be one, and the answer fits the
+// output cap.
+func TestExecTraceCountsEveryExecLive(t *testing.T) {
+	s := newSet(t)
+	const runs, window = 600, 15
+	var took time.Duration
+	out := runFitting[execOut](t, s.execTrace(), map[string]any{"duration_seconds": window, "pid": os.Getpid(), "name_pattern": "^true$"}, func() {
+		begin := time.Now()
+		for range runs {
+			_ = exec.Command("/bin/true").Run()
+		}
+		took = time.Since(begin)
+	})
+	if took == 0 || took > (window-1)*time.Second {
+		t.Fatalf("%d runs of true took %v, too long for the %d s window", runs, took, window)
+	}
+	if out.Total != runs || out.Failed != 0 || len(out.ByProgram) != 1 {
+		t.Fatalf("%d runs of true: total %d, failed %d, by program %+v", runs, out.Total, out.Failed, out.ByProgram)
+	}
+	if r := out.ByProgram[0]; r.Filename != "/bin/true" || r.Count != runs || r.PPID != uint32(os.Getpid()) || r.Comm != "true" {
+		t.Fatalf("the row of true: %+v", r)
+	}
+	if shown := out.ExecsOf; shown.Shown != len(out.Execs) || shown.Of != runs || shown.Shown >= runs || shown.How != howSample {
+		t.Fatalf("%d execs listed: %+v", len(out.Execs), shown)
 	}
 }

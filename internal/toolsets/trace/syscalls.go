@@ -3,8 +3,6 @@ package trace
 import (
 	"cmp"
 	"context"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"time"
 
@@ -101,97 +99,5 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		out.Processes = out.Processes[:min(top, len(out.Processes))]
 	}
 	out.CallsPerSec = num.Round3(float64(out.TotalCalls) / d.Seconds())
-	return out, nil
-}
-
-// execIn is perf_exec_trace's input (spec 000 section 9.13).
-type execIn struct {
-	DurationSeconds   int    `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 10"`
-	PID               int    `json:"pid,omitempty" jsonschema:"only execs by children of this parent pid"`
-	NamePattern       string `json:"name_pattern,omitempty" jsonschema:"regular expression matched against the command name and the file run"`
-	UID               *int   `json:"uid,omitempty" jsonschema:"only execs by this user id"`
-	IncludeFailed     bool   `json:"include_failed,omitempty" jsonschema:"also list execs that failed (with the error); default only successful ones"`
-	MaxArgs           int    `json:"max_args,omitempty" jsonschema:"arguments captured per exec, 1 to 20; default 20"`
-	IncludeTimestamps bool   `json:"include_timestamps,omitempty" jsonschema:"give each exec its time, in seconds since the trace started"`
-}
-
-type execRow struct {
-	Time          *float64 `json:"time_s,omitempty"`
-	PID           uint32   `json:"pid"`
-	PPID          uint32   `json:"ppid"`
-	UID           uint32   `json:"uid"`
-	Comm          string   `json:"comm"`
-	Filename      string   `json:"filename"`
-	Args          []string `json:"args"`
-	ArgsTruncated bool     `json:"args_truncated,omitempty"`
-	Error         string   `json:"error,omitempty" jsonschema:"why the exec failed (ENOENT, EACCES...)"`
-}
-
-type execOut struct {
-	Mechanism string    `json:"mechanism"`
-	Total     int       `json:"total" jsonschema:"execs matching the filters"`
-	Failed    int       `json:"failed"`
-	Lost      uint64    `json:"lost" jsonschema:"records the kernel dropped because the ring buffer was full"`
-	Execs     []execRow `json:"execs" jsonschema:"in order, at most 500"`
-}
-
-func (s *Set) execTrace() *tool.Def {
-	return tool.New(tool.Spec{
-		Name:        "perf_exec_trace",
-		Kind:        tool.ReadOnly,
-		Programs:    true,
-		Title:       "Trace process executions (eBPF)",
-		Description: "Every exec over duration_seconds (like execsnoop): pid, parent, user, command, file and arguments, failed ones with the error; filter by parent pid, name pattern or uid. Finds short-lived processes that top never shows.",
-		Timeout:     45 * time.Second,
-	}, s.handleExec).WithRange("duration_seconds", 1, 30).WithRange("max_args", 1, 20)
-}
-
-func (s *Set) handleExec(ctx context.Context, call *tool.Call, in execIn) (execOut, error) {
-	var re *regexp.Regexp
-	if in.NamePattern != "" {
-		var err error
-		if re, err = tool.CompileRegexp("name_pattern", in.NamePattern, ""); err != nil {
-			return execOut{}, err
-		}
-	}
-	if err := preflight(""); err != nil {
-		return execOut{}, err
-	}
-	d := seconds(in.DurationSeconds, 10)
-	out := execOut{Mechanism: ebpf.ExecMechanism, Execs: []execRow{}}
-	start := clock()
-	lost, err := ebpf.ExecTrace(ctx, d, cmp.Or(in.MaxArgs, ebpf.MaxExecArgs), progress(ctx, call, d, "tracing execs"), func(e ebpf.ExecEvent) {
-		switch {
-		case e.Ret != 0 && !in.IncludeFailed,
-			in.PID > 0 && e.PPID != uint32(in.PID),
-			in.UID != nil && e.UID != uint32(*in.UID),
-			re != nil && !re.MatchString(e.Comm) && !re.MatchString(filepath.Base(e.Filename)):
-			return
-		}
-		out.Total++
-		if e.Ret != 0 {
-			out.Failed++
-		}
-		if len(out.Execs) >= maxRecords {
-			return
-		}
-		row := execRow{PID: e.PID, PPID: e.PPID, UID: e.UID, Comm: e.Comm, Filename: e.Filename, Args: e.Args,
-			ArgsTruncated: e.ArgsTruncated, Error: errnoName(int64(e.Ret))}
-		if row.Args == nil {
-			row.Args = []string{}
-		}
-		if in.IncludeTimestamps {
-			t := relSeconds(e.Time, start)
-			row.Time = &t
-		}
-		out.Execs = append(out.Execs, row)
-	})
-	if err != nil {
-		return execOut{}, failed(err)
-	}
-	out.Lost = lost
-	if out.Total > len(out.Execs) {
-		call.Warn("%d execs matched; the first %d are listed", out.Total, len(out.Execs))
-	}
 	return out, nil
 }
