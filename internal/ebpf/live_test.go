@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -270,7 +271,7 @@ func TestTCPTraceLive(t *testing.T) {
 			}
 		})
 		var seen []TCPEvent
-		_, err = TCPTrace(context.Background(), 1500*time.Millisecond, lifecycle, work, func(e TCPEvent) {
+		res, err := TCPTrace(context.Background(), 1500*time.Millisecond, TCPOptions{Lifecycle: lifecycle}, work, func(e TCPEvent) {
 			if e.Remote.Port() == port || e.Local.Port() == port {
 				seen = append(seen, e)
 			}
@@ -296,6 +297,12 @@ func TestTCPTraceLive(t *testing.T) {
 		}
 		if lifecycle && (client.TxBytes < 5000 || client.TxBytes > 5002 || client.Duration < 100*time.Millisecond) {
 			t.Fatalf("the client's connection: %+v", client)
+		}
+		// Counted in the kernel too, under this process and the port it
+		// connected to.
+		i := slices.IndexFunc(res.Peers, func(p PeerCount) bool { return p.PID == uint32(os.Getpid()) && p.RemotePort == port })
+		if i < 0 || res.Peers[i].Count != 1 || res.Peers[i].TxBytes != client.TxBytes || res.Names.Of(uint32(os.Getpid())) == "" {
+			t.Fatalf("lifecycle %v: the client's count among %+v", lifecycle, res.Peers)
 		}
 	}
 }

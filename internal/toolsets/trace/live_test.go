@@ -203,8 +203,11 @@ func TestTCPTraceLive(t *testing.T) {
 				}
 			}
 		})
-	if out.Total != 2 {
+	if out.Total != 2 || out.Failed == nil || *out.Failed != 0 || out.ConnectionsOf != (listed{Shown: 2, Of: 2, How: howAll}) {
 		t.Fatalf("2 connections to port %d expected: %+v", port, out)
+	}
+	if len(out.ByPeer) != 1 || out.ByPeer[0].PID != uint32(os.Getpid()) || out.ByPeer[0].Count != 2 || out.ByPeer[0].RemotePort != uint16(port) {
+		t.Fatalf("counted by peer: %+v", out.ByPeer)
 	}
 	for _, c := range out.Connections {
 		if c.PID != uint32(os.Getpid()) || c.Established == nil || !*c.Established || c.RemoteAddr != "127.0.0.1" || c.LocalPort == 0 {

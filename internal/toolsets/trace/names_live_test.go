@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,13 +21,14 @@ import (
 )
 
 // forkedDD starts bash, which waits for a line on stdin, then forks a
-// child that opens a file for its standard error (as bash) and execs dd,
-// which copies what else comes on stdin a byte at a time and then waits
-// for more. go sends the line and n bytes and returns dd's pid.
-func forkedDD(t *testing.T, errFile string, n int) (goFn func() int) {
+// child that makes the redirection given (as bash: opening a file, or
+// connecting with /dev/tcp) and execs dd, which copies what else comes on
+// stdin a byte at a time and then waits for more until the test ends. $0
+// in redirect is arg. run sends the line and n bytes and returns dd's pid.
+func forkedDD(t *testing.T, redirect, arg string, n int) (run func() int) {
 	t.Helper()
 	bash := testutil.RequireBinary(t, "bash")
-	sh := exec.Command(bash, "-c", `exec 3<&0; read -r line; dd bs=1 of=/dev/null <&3 3<&- 2>"$0" & echo $!; wait`, errFile)
+	sh := exec.Command(bash, "-c", `exec 3<&0; read -r line; dd bs=1 of=/dev/null <&3 3<&- `+redirect+` 2>/dev/null & echo $!; wait`, arg)
 	stdin, err := sh.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +40,7 @@ func forkedDD(t *testing.T, errFile string, n int) (goFn func() int) {
 	if err := sh.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { stdin.Close(); _ = sh.Process.Kill(); _ = sh.Wait() })
+	t.Cleanup(func() { stdin.Close(); _ = sh.Process.Kill(); _ = sh.Wait() }) // dd then reads the end of its input and exits
 	return func() int {
 		if _, err := stdin.Write([]byte("go\n" + strings.Repeat("x", n))); err != nil {
 			return 0
@@ -74,7 +76,7 @@ func procIO(t *testing.T, pid int) (syscr, syscw uint64) {
 // first calls by; and at least the reads and writes /proc/PID/io counts.
 func TestSyscallCountNamesAfterExecLive(t *testing.T) {
 	s := newSet(t)
-	run := forkedDD(t, filepath.Join(t.TempDir(), "err"), 20000)
+	run := forkedDD(t, "", "", 20000)
 	pid := make(chan int, 1)
 	out := tooltest.MustRunStarted[syscountOut](t, context.Background(), s.syscallCount(),
 		map[string]any{"duration_seconds": 2, "per_process": true, "top_n": 50}, func() { pid <- run() })
@@ -93,14 +95,14 @@ func TestSyscallCountNamesAfterExecLive(t *testing.T) {
 	}
 }
 
-// The file a forked child opens for its standard error before it execs dd
+// The file a forked child opens for its standard output before it execs dd
 // is counted under dd, by the pid /proc says runs dd. The trace is of the
 // whole host, whose other opens may fill the table an answer lists: the
 // test reads the whole of it.
 func TestFileOpsNameAfterExecLive(t *testing.T) {
 	newSet(t)
 	errFile := filepath.Join(t.TempDir(), "err")
-	run := forkedDD(t, errFile, 10)
+	run := forkedDD(t, `>"$0"`, errFile, 10)
 	pid := make(chan int, 1)
 	var once sync.Once
 	started := func(time.Duration) { once.Do(func() { go func() { pid <- run() }() }) }
@@ -120,5 +122,40 @@ func TestFileOpsNameAfterExecLive(t *testing.T) {
 	}
 	if r := rows[i]; r.PID != uint32(dd) || r.Comm != "dd" || r.Count != 1 {
 		t.Fatalf("the open of %s by the child that became dd (pid %d): %+v", errFile, dd, r)
+	}
+}
+
+// The connection a forked child makes as bash (a /dev/tcp redirection)
+// before it execs dd is counted under dd.
+func TestTCPNamesAfterExecLive(t *testing.T) {
+	s := newSet(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	run := forkedDD(t, `4<>"$0"`, fmt.Sprintf("/dev/tcp/127.0.0.1/%d", port), 10)
+	pid := make(chan int, 1)
+	out := tooltest.MustRunStarted[tcpOut](t, context.Background(), s.tcpTrace(),
+		map[string]any{"duration_seconds": 2, "mode": "connections", "remote_port": port}, func() { pid <- run() })
+	dd := <-pid
+	if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", dd)); strings.TrimSpace(string(comm)) != "dd" {
+		t.Fatalf("pid %d runs %q, not dd", dd, comm)
+	}
+	if len(out.ByPeer) != 1 || out.Total != 1 {
+		t.Fatalf("one connection to port %d expected: %+v", port, out)
+	}
+	if r := out.ByPeer[0]; r.PID != uint32(dd) || r.Comm != "dd" || r.RemotePort != uint16(port) || r.Count != 1 || r.Failed == nil || *r.Failed != 0 {
+		t.Fatalf("the connection of the child that became dd (pid %d): %+v", dd, r)
 	}
 }
