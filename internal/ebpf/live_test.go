@@ -392,16 +392,22 @@ func TestDNSLatencyLive(t *testing.T) {
 	_, start := testutil.GatedPython(t, "import socket; socket.getaddrinfo('localhost', 80)")
 	work := onAttach(start)
 	var got []DNSLookup
-	mech, _, err := DNSLatency(context.Background(), 2*time.Second, 0, work, func(l DNSLookup) { got = append(got, l) })
+	res, err := DNSLatency(context.Background(), 2*time.Second, 0, work, func(l DNSLookup) { got = append(got, l) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range got {
-		if l.Host == "localhost" && l.Func == "getaddrinfo" && l.Ret == 0 && l.Latency > 0 {
-			return
-		}
+	i := slices.IndexFunc(got, func(l DNSLookup) bool {
+		return l.Host == "localhost" && l.Func == "getaddrinfo" && l.Ret == 0 && l.Latency > 0 && l.Comm == "python3"
+	})
+	if i < 0 {
+		t.Fatalf("%s: no getaddrinfo(localhost) among %+v", res.Mechanism, got)
 	}
-	t.Fatalf("%s: no getaddrinfo(localhost) among %+v", mech, got)
+	// Counted in the kernel too, under the process and the name.
+	if !slices.ContainsFunc(res.Hosts, func(h HostCount) bool {
+		return h.PID == got[i].PID && h.Host == "localhost" && h.Func == "getaddrinfo" && !h.Failed && h.Count >= 1 && res.Names.Of(h.PID) == "python3"
+	}) {
+		t.Fatalf("python's lookup is not counted: %+v", res.Hosts)
+	}
 }
 
 // wireServerAddr is where TestDNSWireLive's DNS server listens: a loopback
@@ -460,7 +466,7 @@ func TestDNSWireLive(t *testing.T) {
 		}
 	})
 	var got []DNSQuery
-	left, _, err := DNSWire(context.Background(), 3*time.Second, 0, work, func(q DNSQuery) { got = append(got, q) })
+	res, err := DNSWire(context.Background(), 3*time.Second, 0, work, func(q DNSQuery) { got = append(got, q) })
 	started.Wait()
 	if child.Process != nil {
 		_ = child.Wait()
@@ -484,7 +490,16 @@ func TestDNSWireLive(t *testing.T) {
 			t.Errorf("%s %s: got %+v among %+v", want.name, want.typ, q, got)
 		}
 	}
-	if q := find(left, "drop.hostmcp.test", "TXT"); q == nil || q.Answered {
-		t.Errorf("the unanswered query: %+v among %+v", q, left)
+	if q := find(res.Unanswered, "drop.hostmcp.test", "TXT"); q == nil || q.Answered {
+		t.Errorf("the unanswered query: %+v among %+v", q, res.Unanswered)
+	}
+	// Four queries at least (Go's A and AAAA, two raw ones), one unanswered
+	// and one NXDOMAIN, counted in the kernel under the child.
+	i := slices.IndexFunc(res.Procs, func(p WireCount) bool { return int(p.PID) == child.Process.Pid })
+	if i < 0 {
+		t.Fatalf("the child's queries are not counted: %+v", res.Procs)
+	}
+	if p := res.Procs[i]; p.Sent < 4 || p.Answered < 3 || p.Sent-p.Answered < 1 || p.Errors < 1 || p.MaxLatency <= 0 {
+		t.Errorf("the child's queries: %+v", p)
 	}
 }
