@@ -2,6 +2,7 @@ package ebpf
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
@@ -101,7 +102,8 @@ func TestRunqLatencyLive(t *testing.T) {
 		t.Cleanup(func() { _ = c.Process.Kill(); _ = c.Wait() })
 		spinners[uint32(c.Process.Pid)] = true
 	}
-	hs, err := RunqLatency(context.Background(), time.Second, RunqOptions{}, nil)
+	res, err := RunqLatency(context.Background(), time.Second, RunqOptions{}, nil)
+	hs := res.Hists
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +116,8 @@ func TestRunqLatencyLive(t *testing.T) {
 
 	// The spinners never sleep: they wait only after being preempted, and
 	// each must show those waits, in milliseconds, under its own pid.
-	hs, err = RunqLatency(context.Background(), time.Second, RunqOptions{PerProcess: true}, nil)
+	res, err = RunqLatency(context.Background(), time.Second, RunqOptions{PerProcess: true}, nil)
+	hs = res.Hists
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,12 +141,37 @@ func TestRunqLatencyLive(t *testing.T) {
 		one = pid
 		break
 	}
-	hs, err = RunqLatency(context.Background(), time.Second, RunqOptions{TGID: one, PerProcess: true}, nil)
+	res, err = RunqLatency(context.Background(), time.Second, RunqOptions{TGID: one, PerProcess: true}, nil)
+	hs = res.Hists
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(hs) != 1 || hs[0].TGID != one {
 		t.Fatalf("with pid %d, got %+v", one, hs)
+	}
+}
+
+// A process that waits in a run queue as sh, woken by a line on its
+// stdin, and then execs sleep is named sleep.
+func TestRunqNamesAfterExecLive(t *testing.T) {
+	requireEBPF(t)
+	sh := exec.Command("sh", "-c", "read -r x; exec sleep 30")
+	stdin, err := sh.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sh.Process.Kill(); _ = sh.Wait() })
+	work := onAttach(func() { _, _ = stdin.Write([]byte("go\n")) })
+	res, err := RunqLatency(context.Background(), time.Second, RunqOptions{TGID: uint32(sh.Process.Pid), PerProcess: true}, work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", sh.Process.Pid))
+	if len(res.Hists) != 1 || res.Hists[0].Comm != "sleep" || strings.TrimSpace(string(comm)) != "sleep" {
+		t.Fatalf("pid %d runs %q: %+v", sh.Process.Pid, comm, res.Hists)
 	}
 }
 

@@ -33,6 +33,7 @@ type ProcessSyscalls struct {
 type SyscallCounts struct {
 	ByNumber  map[uint32]SyscallStat
 	ByProcess map[uint32]ProcessSyscalls // by tgid
+	Unkeyed   uint64                     // calls in ByNumber of processes ByProcess had no room for
 }
 
 // SyscallName is a system call's name, or its number.
@@ -61,7 +62,7 @@ func CountSyscalls(ctx context.Context, d time.Duration, o SyscountOptions, prog
 	if err != nil {
 		return SyscallCounts{}, err
 	}
-	out := SyscallCounts{ByNumber: map[uint32]SyscallStat{}, ByProcess: map[uint32]ProcessSyscalls{}}
+	out := SyscallCounts{ByNumber: map[uint32]SyscallStat{}, ByProcess: map[uint32]ProcessSyscalls{}, Unkeyed: counter(objs.Unkeyed)}
 	var key uint32
 	var ns SyscallStat
 	it := objs.ByNr.Iterate()

@@ -20,6 +20,7 @@ const (
 	syscountMapByTgid     = "by_tgid"
 	syscountMapNames      = "names"
 	syscountMapStart      = "start"
+	syscountMapUnkeyed    = "unkeyed"
 	syscountProgOnEnter   = "on_enter"
 	syscountProgOnExec    = "on_exec"
 	syscountProgOnExit    = "on_exit"
@@ -80,10 +81,11 @@ type syscountProgramSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type syscountMapSpecs struct {
-	ByNr   *ebpf.MapSpec `ebpf:"by_nr"`
-	ByTgid *ebpf.MapSpec `ebpf:"by_tgid"`
-	Names  *ebpf.MapSpec `ebpf:"names"`
-	Start  *ebpf.MapSpec `ebpf:"start"`
+	ByNr    *ebpf.MapSpec `ebpf:"by_nr"`
+	ByTgid  *ebpf.MapSpec `ebpf:"by_tgid"`
+	Names   *ebpf.MapSpec `ebpf:"names"`
+	Start   *ebpf.MapSpec `ebpf:"start"`
+	Unkeyed *ebpf.MapSpec `ebpf:"unkeyed"`
 }
 
 // syscountVariableSpecs contains global variables before they are loaded into the kernel.
@@ -116,10 +118,11 @@ func (o *syscountObjects) Close() error {
 //
 // It can be passed to loadSyscountObjects or ebpf.CollectionSpec.LoadAndAssign.
 type syscountMaps struct {
-	ByNr   *ebpf.Map `ebpf:"by_nr"`
-	ByTgid *ebpf.Map `ebpf:"by_tgid"`
-	Names  *ebpf.Map `ebpf:"names"`
-	Start  *ebpf.Map `ebpf:"start"`
+	ByNr    *ebpf.Map `ebpf:"by_nr"`
+	ByTgid  *ebpf.Map `ebpf:"by_tgid"`
+	Names   *ebpf.Map `ebpf:"names"`
+	Start   *ebpf.Map `ebpf:"start"`
+	Unkeyed *ebpf.Map `ebpf:"unkeyed"`
 }
 
 func (m *syscountMaps) Close() error {
@@ -128,6 +131,7 @@ func (m *syscountMaps) Close() error {
 		m.ByTgid,
 		m.Names,
 		m.Start,
+		m.Unkeyed,
 	)
 }
 

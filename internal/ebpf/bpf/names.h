@@ -20,21 +20,27 @@ struct {
 	__type(value, struct name);
 } names SEC(".maps");
 
-static __always_inline void leader_name(struct name *n)
+static __always_inline void leader_name(struct task_struct *task, struct name *n)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	struct task_struct *leader = BPF_CORE_READ(task, group_leader);
 	bpf_core_read_str(n->comm, sizeof(n->comm), &leader->comm);
+}
+
+/* name_seen_task records the name of task's process, tgid, unless it is
+ * known. */
+static __always_inline void name_seen_task(__u32 tgid, struct task_struct *task)
+{
+	if (bpf_map_lookup_elem(&names, &tgid))
+		return;
+	struct name n = {};
+	leader_name(task, &n);
+	bpf_map_update_elem(&names, &tgid, &n, BPF_NOEXIST);
 }
 
 /* name_seen records the current process's name unless it is known. */
 static __always_inline void name_seen(__u32 tgid)
 {
-	if (bpf_map_lookup_elem(&names, &tgid))
-		return;
-	struct name n = {};
-	leader_name(&n);
-	bpf_map_update_elem(&names, &tgid, &n, BPF_NOEXIST);
+	name_seen_task(tgid, (struct task_struct *)bpf_get_current_task());
 }
 
 SEC("tracepoint/sched/sched_process_exec")
@@ -42,7 +48,7 @@ int on_exec(void *ctx)
 {
 	__u32 tgid = current_tgid();
 	struct name n = {};
-	leader_name(&n);
+	leader_name((struct task_struct *)bpf_get_current_task(), &n);
 	bpf_map_update_elem(&names, &tgid, &n, BPF_EXIST);
 	return 0;
 }

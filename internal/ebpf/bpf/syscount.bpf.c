@@ -47,6 +47,14 @@ struct {
 	__type(value, struct proc_stat);
 } by_tgid SEC(".maps");
 
+/* Calls counted by number only: by_tgid was full. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} unkeyed SEC(".maps");
+
 static __always_inline int wanted(void)
 {
 	if (target_tgid && current_tgid() != target_tgid)
@@ -109,8 +117,13 @@ int on_exit(struct trace_event_raw_sys_exit *ctx)
 		name_seen(tgid);
 		bpf_map_update_elem(&by_tgid, &tgid, &z, BPF_NOEXIST);
 		ps = bpf_map_lookup_elem(&by_tgid, &tgid);
-		if (!ps)
+		if (!ps) {
+			__u32 zero = 0;
+			__u64 *n = bpf_map_lookup_elem(&unkeyed, &zero);
+			if (n)
+				__sync_fetch_and_add(n, 1);
 			return 0;
+		}
 	}
 	__sync_fetch_and_add(&ps->count, 1);
 	__sync_fetch_and_add(&ps->errors, failed);

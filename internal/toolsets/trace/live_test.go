@@ -135,8 +135,9 @@ func TestSyscallCountLive(t *testing.T) {
 		map[string]any{"duration_seconds": 1, "comm": "dd", "per_process": true, "include_latency": true, "top_n": 2})
 	names := []string{out.Syscalls[0].Name, out.Syscalls[1].Name}
 	slices.Sort(names)
-	if len(out.Syscalls) != 2 || names[0] != "read" || names[1] != "write" || out.Syscalls[0].AvgUS == nil || out.TotalCalls < 1000 {
-		t.Fatalf("dd's syscalls: %+v", out.Syscalls)
+	if len(out.Syscalls) != 2 || names[0] != "read" || names[1] != "write" || out.Syscalls[0].AvgUS == nil || out.TotalCalls < 1000 ||
+		out.SyscallsOf.Shown != 2 || out.SyscallsOf.Of < 2 {
+		t.Fatalf("dd's syscalls: %+v, %+v", out.Syscalls, out.SyscallsOf)
 	}
 	// Only processes named dd: this test's, and any other test's running now.
 	if !slices.ContainsFunc(out.Processes, func(p processRow) bool { return p.PID == uint32(dd.Process.Pid) }) ||

@@ -44,8 +44,11 @@ type syscountOut struct {
 	TotalCalls  uint64       `json:"total_calls"`
 	TotalErrors uint64       `json:"total_errors"`
 	CallsPerSec float64      `json:"calls_per_second"`
+	NotInTables uint64       `json:"not_in_tables" jsonschema:"calls in the totals of processes the kernel's table (8192 processes) had no room for"`
 	Syscalls    []syscallRow `json:"syscalls" jsonschema:"top_n by count"`
-	Processes   []processRow `json:"processes,omitempty" jsonschema:"top_n by count, with per_process"`
+	SyscallsOf  listed       `json:"syscalls_shown" jsonschema:"syscalls: N of M shown, and which"`
+	Processes   []processRow `json:"processes,omitempty" jsonschema:"top_n by count, with per_process; each named by what it runs after its last exec"`
+	ProcessesOf *listed      `json:"processes_shown,omitempty" jsonschema:"processes: N of M shown, and which"`
 }
 
 func (s *Set) syscallCount() *tool.Def {
@@ -73,7 +76,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		return syscountOut{}, failed(err)
 	}
 	top := cmp.Or(in.TopN, 20)
-	out := syscountOut{Mechanism: ebpf.SyscountMechanism, OnlyErrors: in.IncludeErrors}
+	out := syscountOut{Mechanism: ebpf.SyscountMechanism, OnlyErrors: in.IncludeErrors, NotInTables: c.Unkeyed}
 	for nr, st := range c.ByNumber {
 		out.TotalCalls += st.Count
 		out.TotalErrors += st.Errors
@@ -85,7 +88,12 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		out.Syscalls = append(out.Syscalls, row)
 	}
 	slices.SortFunc(out.Syscalls, func(a, b syscallRow) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Name, b.Name)) })
-	out.Syscalls = out.Syscalls[:min(top, len(out.Syscalls))]
+	if out.Syscalls == nil {
+		out.Syscalls = []syscallRow{}
+	}
+	nsys := len(out.Syscalls)
+	out.Syscalls = out.Syscalls[:min(top, nsys)]
+	tables := []cut{head(&out.Syscalls, nsys, "count", &out.SyscallsOf)}
 	if in.PerProcess {
 		for pid, st := range c.ByProcess {
 			row := processRow{PID: pid, Comm: st.Comm, Count: st.Count, Errors: st.Errors}
@@ -96,8 +104,11 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 			out.Processes = append(out.Processes, row)
 		}
 		slices.SortFunc(out.Processes, func(a, b processRow) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.PID, b.PID)) })
-		out.Processes = out.Processes[:min(top, len(out.Processes))]
+		nprocs := len(out.Processes)
+		out.Processes, out.ProcessesOf = out.Processes[:min(top, nprocs)], &listed{}
+		tables = append(tables, head(&out.Processes, nprocs, "count", out.ProcessesOf))
 	}
 	out.CallsPerSec = num.Round3(float64(out.TotalCalls) / d.Seconds())
+	fitAnswer(&out, call.DataBudget(), nil, tables)
 	return out, nil
 }
