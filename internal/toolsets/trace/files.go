@@ -12,10 +12,6 @@ import (
 	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
 )
 
-// tableRows is how many rows a table lists by default; the rest are
-// counted in its *_shown.
-const tableRows = 20
-
 // fileIn is perf_file_trace's input (spec 000 section 9.14).
 type fileIn struct {
 	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 10"`

@@ -12,6 +12,10 @@ import (
 // sample spread over the whole window rather than its first moments, and
 // the answer is cut to fit the output cap, records before tables.
 
+// tableRows is how many rows a table lists by default; the rest are
+// counted in its *_shown.
+const tableRows = 20
+
 // listed says how much of a list an answer carries.
 type listed struct {
 	Shown int    `json:"shown" jsonschema:"items in the list"`
