@@ -68,7 +68,7 @@ func (s *Set) tcpTrace() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Trace TCP connections (eBPF)",
-		Description: "TCP connections over duration_seconds from the sock:inet_sock_set_state tracepoint, counted in the kernel by process and remote end, then records: in lifecycle mode connections that closed with duration and bytes, in connections mode outgoing connects and whether they were established; filter by pid and ports.",
+		Description: "TCP connections over duration_seconds (sock:inet_sock_set_state), counted in the kernel by process and remote end, then records: closed connections with duration and bytes (lifecycle) or outgoing connects and whether they were established (connections); filter by pid and ports.",
 		Timeout:     75 * time.Second,
 	}, s.handleTCP).WithRange("duration_seconds", 1, 60).WithEnum("mode", "lifecycle", "connections").
 		WithRange("local_port", 1, 65535).WithRange("remote_port", 1, 65535)
