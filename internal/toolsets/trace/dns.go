@@ -58,7 +58,7 @@ type dnsOut struct {
 	Mechanism   string        `json:"mechanism" jsonschema:"the C library's functions probed; empty when there is no C library to probe"`
 	Total       uint64        `json:"total" jsonschema:"C library lookups"`
 	Failed      uint64        `json:"failed"`
-	Lost        uint64        `json:"lost" jsonschema:"records the kernel dropped because the ring buffer was full; total and by_host count them all the same"`
+	Lost        uint64        `json:"lost" jsonschema:"records a full ring buffer dropped; the counts include them"`
 	NotInTables uint64        `json:"not_in_tables" jsonschema:"lookups in no count here: the kernel's table (8192 rows) was full"`
 	LatencyMS   *latencyStats `json:"latency_ms,omitempty" jsonschema:"over every lookup whose record was read"`
 	ByHost      []dnsHost     `json:"by_host" jsonschema:"every lookup counted by name and process, most first"`

@@ -15,7 +15,7 @@ type dnsWire struct {
 	Total       uint64        `json:"total" jsonschema:"queries sent over UDP to port 53"`
 	Unanswered  uint64        `json:"unanswered" jsonschema:"queries sent with no answer read by the end of the trace: lost, retried, timed out, or still waiting"`
 	Errors      uint64        `json:"errors" jsonschema:"answers whose rcode is not NOERROR (NXDOMAIN, SERVFAIL, REFUSED, ...)"`
-	Lost        uint64        `json:"lost" jsonschema:"answer records the kernel dropped because the ring buffer was full: counted in the totals and by_process, missing from by_name"`
+	Lost        uint64        `json:"lost" jsonschema:"answer records a full ring buffer dropped: in the totals and by_process, not in by_name"`
 	NotInTables uint64        `json:"not_in_tables" jsonschema:"queries and answers in no count here: the kernel's table (8192 processes) was full"`
 	LatencyMS   *latencyStats `json:"latency_ms,omitempty" jsonschema:"over the answered queries whose records were read"`
 	ByProcess   []wireProcess `json:"by_process" jsonschema:"every query counted by process, most first"`

@@ -50,7 +50,7 @@ type execOut struct {
 	Mechanism   string       `json:"mechanism"`
 	Total       uint64       `json:"total" jsonschema:"execs matching the filters"`
 	Failed      uint64       `json:"failed"`
-	Lost        uint64       `json:"lost" jsonschema:"records the kernel dropped because the ring buffer was full; total and by_program count them all the same"`
+	Lost        uint64       `json:"lost" jsonschema:"records a full ring buffer dropped; the counts include them"`
 	NotInTables uint64       `json:"not_in_tables" jsonschema:"execs of any kind the kernel's table (8192 rows) had no room for: in no count here"`
 	ByProgram   []programRow `json:"by_program" jsonschema:"every exec counted by file and parent, most first"`
 	ByProgramOf listed       `json:"by_program_shown" jsonschema:"by_program: N of M shown, and which"`

@@ -24,7 +24,7 @@ type fileIn struct {
 type fileOut struct {
 	Mode        string      `json:"mode"`
 	Mechanisms  []string    `json:"mechanisms"`
-	Lost        uint64      `json:"lost" jsonschema:"records the kernel dropped because a ring buffer was full; the totals and tables count them all the same"`
+	Lost        uint64      `json:"lost" jsonschema:"records a full ring buffer dropped; the counts include them"`
 	NotInTables uint64      `json:"not_in_tables" jsonschema:"calls in the totals but in no table row: the kernel's table (16384 rows) was full"`
 	SlowTotal   *uint64     `json:"slow_total,omitempty" jsonschema:"slow_ops: reads and writes at least min_latency_ms long"`
 	IOByFile    []fileIORow `json:"io_by_file,omitempty" jsonschema:"slow_ops: every read and write counted by file, most time first"`

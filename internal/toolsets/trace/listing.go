@@ -16,11 +16,15 @@ import (
 // counted in its *_shown.
 const tableRows = 20
 
-// listed says how much of a list an answer carries.
+// listed says how much of a list an answer carries: Shown items of the Of
+// there were, and How they were chosen (all; a uniform sample of the whole
+// window in time order; or the first in the order named). Its fields go
+// undescribed in the schema, which repeats it for every list: the names
+// and values say it.
 type listed struct {
-	Shown int    `json:"shown" jsonschema:"items in the list"`
-	Of    int    `json:"of" jsonschema:"items there were"`
-	How   string `json:"how" jsonschema:"which ones: all; a uniform sample of the whole window in time order; or the first in the order named"`
+	Shown int    `json:"shown"`
+	Of    int    `json:"of"`
+	How   string `json:"how"`
 }
 
 // How a list was chosen.

@@ -54,7 +54,7 @@ type tcpOut struct {
 	Mode          string    `json:"mode"`
 	Total         uint64    `json:"total" jsonschema:"connections matching the filters"`
 	Failed        *uint64   `json:"failed,omitempty" jsonschema:"connections: those whose handshake did not complete"`
-	Lost          uint64    `json:"lost" jsonschema:"records the kernel dropped because the ring buffer was full; total and by_peer count them all the same"`
+	Lost          uint64    `json:"lost" jsonschema:"records a full ring buffer dropped; the counts include them"`
 	NotInTables   uint64    `json:"not_in_tables" jsonschema:"connections in total but in no by_peer row: the kernel's table (8192 rows) was full"`
 	ByPeer        []peerRow `json:"by_peer" jsonschema:"every connection counted by process and remote end, most first"`
 	ByPeerOf      listed    `json:"by_peer_shown" jsonschema:"by_peer: N of M shown, and which"`

@@ -31,7 +31,7 @@ type vfsOut struct {
 	Read         opSummary   `json:"read"`
 	Write        opSummary   `json:"write"`
 	SlowTotal    uint64      `json:"slow_total" jsonschema:"calls at least min_latency_ms long"`
-	Lost         uint64      `json:"lost" jsonschema:"slow-call records the kernel dropped because the ring buffer was full; the totals and tables count them all the same"`
+	Lost         uint64      `json:"lost" jsonschema:"records a full ring buffer dropped; the counts include them"`
 	NotInTables  uint64      `json:"not_in_tables" jsonschema:"calls in read and write but in no table row: the kernel's table (16384 rows) was full"`
 	ByFile       []fileIORow `json:"by_file" jsonschema:"every call counted by file, most time first"`
 	ByFileOf     listed      `json:"by_file_shown" jsonschema:"by_file: N of M shown, and which"`
