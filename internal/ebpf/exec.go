@@ -65,7 +65,8 @@ type execRecord struct {
 
 // ExecTrace records execs for d, capturing up to maxArgs arguments each:
 // it counts them in the kernel, and hands each record to onEvent as it is
-// read.
+// read. A trace ended by ctx returns its error with what it counted until
+// then, so a caller that stops it on purpose still learns what was lost.
 func ExecTrace(ctx context.Context, d time.Duration, maxArgs int, progress Progress, onEvent func(ExecEvent)) (ExecResult, error) {
 	spec, err := loadExec()
 	var objs execObjects
@@ -86,12 +87,9 @@ func ExecTrace(ctx context.Context, d time.Duration, maxArgs int, progress Progr
 		}
 		onEvent(e)
 	}
-	err = trace(ctx, d, progress, objs.Events, onRecord,
+	traceErr := trace(ctx, d, progress, objs.Events, onRecord,
 		tracepoint("raw_syscalls", "sys_enter", objs.OnEnter),
 		tracepoint("raw_syscalls", "sys_exit", objs.OnExit))
-	if err != nil {
-		return ExecResult{}, err
-	}
 	res := ExecResult{Lost: counter(objs.Lost), Unkeyed: counter(objs.Unkeyed)}
 	var k execKey
 	var v struct {
@@ -106,5 +104,5 @@ func ExecTrace(ctx context.Context, d time.Duration, maxArgs int, progress Progr
 	if err := it.Err(); err != nil && !errors.Is(err, ebpf.ErrIterationAborted) {
 		return res, err
 	}
-	return res, nil
+	return res, traceErr
 }
