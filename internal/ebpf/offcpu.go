@@ -243,13 +243,6 @@ func trimZeros(ips []uint64) []uint64 {
 	return ips
 }
 
-// counter reads slot i of an array of counters.
-func counter(m *ebpf.Map, i uint32) uint64 {
-	var n uint64
-	m.Lookup(i, &n)
-	return n
-}
-
 // monotonic is CLOCK_MONOTONIC in nanoseconds, bpf_ktime_get_ns's clock.
 func monotonic() uint64 {
 	var ts unix.Timespec

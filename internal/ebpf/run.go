@@ -151,10 +151,11 @@ func wait(ctx context.Context, d time.Duration, progress Progress) error {
 	}
 }
 
-// lostRecords reads a program's count of records a full ring dropped.
-func lostRecords(m *ebpf.Map) uint64 {
+// counter reads slot i of an array of counters: the records a full ring
+// dropped, the calls a full table had no room for.
+func counter(m *ebpf.Map, i uint32) uint64 {
 	var n uint64
-	m.Lookup(uint32(0), &n)
+	m.Lookup(i, &n)
 	return n
 }
 

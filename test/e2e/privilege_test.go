@@ -146,7 +146,7 @@ func watchExecs(t *testing.T, serverPID int) *execWatch {
 			w.events = append(w.events, ev)
 		})
 		w.mu.Lock()
-		w.lost = lost
+		w.lost = lost.Lost
 		w.mu.Unlock()
 		if err != nil && ctx.Err() == nil {
 			t.Errorf("tracing execs: %v", err)
