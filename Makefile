@@ -3,8 +3,11 @@
 
 GO      ?= go
 BIN     ?= bin/hostmcp
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X main.version=$(VERSION)
+# A release build may name its semantic version (VERSION=v1.2.3); otherwise
+# the binary reports internal/buildinfo's Release and the commit below.
+VERSION ?=
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -modified)
+LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 export CGO_ENABLED = 0
 
 .PHONY: deps build triage test lint docs bench fuzz ci generate

@@ -4,9 +4,17 @@ import (
 	"encoding/json"
 	"errors"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hostmcp/hostmcp/internal/cli"
 )
+
+// versionLine is what `hostmcp version` prints: a semantic version, the
+// commit ("unknown" for a test build, which the linker gives none) and the
+// Go version.
+var versionLine = regexp.MustCompile(`^hostmcp \d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)? \(commit ([0-9a-f]+|unknown)(, modified)?\) go1\.\d+\S* linux/\w+\n$`)
 
 func runCLI(t *testing.T, args ...string) (string, int) {
 	t.Helper()
@@ -54,8 +62,8 @@ func TestCLIToolsAndVersion(t *testing.T) {
 		t.Errorf("--read-only still lists changing tools:\n%s", out)
 	}
 	out, code = runCLI(t, "version")
-	if code != 0 || !strings.HasPrefix(out, "hostmcp ") {
-		t.Errorf("version: %q exit %d", out, code)
+	if code != 0 || !versionLine.MatchString(out) {
+		t.Errorf("version: %q exit %d, want a semantic version, the commit and the Go version", out, code)
 	}
 	out, code = runCLI(t, e.args("triage")...)
 	if code != 0 || !strings.Contains(out, "CPU") || !strings.Contains(out, "Memory") {
@@ -69,5 +77,40 @@ func TestCLIRejectsUnknownConfigKey(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "ouput_cap_bytes") || !strings.Contains(string(out), ":2") {
 		t.Errorf("unknown key must fail naming key and line, got %v:\n%s", err, out)
+	}
+}
+
+// Every command's --help, and help COMMAND, exit 0 and print its synopsis on
+// stdout; hostmcp --help prints every synopsis.
+func TestCLIHelp(t *testing.T) {
+	out, code := runCLI(t, "--help")
+	if code != 0 {
+		t.Errorf("hostmcp --help: exit %d", code)
+	}
+	for _, c := range cli.Commands() {
+		if !strings.Contains(out, c.Synopsis()) {
+			t.Errorf("hostmcp --help lacks %q", c.Synopsis())
+		}
+		for _, args := range [][]string{{c.Name, "--help"}, {c.Name, "-h"}, {"help", c.Name}} {
+			got, code := runCLI(t, args...)
+			if code != 0 || !strings.HasPrefix(got, "Usage: "+c.Synopsis()+"\n") {
+				t.Errorf("hostmcp %s: exit %d\n%s", strings.Join(args, " "), code, got)
+			}
+		}
+	}
+	if _, code := runCLI(t, "serve", "--no-such-flag"); code != 2 {
+		t.Errorf("an unknown flag: exit %d, want 2", code)
+	}
+}
+
+// Flags are accepted after the positional arguments, as the usage of
+// earlier versions showed them ("call TOOL [JSON] [common flags]").
+func TestCLIFlagsAfterArguments(t *testing.T) {
+	e := newEnv(t, "")
+	args := append([]string{"call", "sys_snapshot", "{}"}, e.args("call")[1:]...)
+	out, code := runCLI(t, args...)
+	var env envelope
+	if err := json.Unmarshal([]byte(out), &env); err != nil || code != 0 || !env.Success {
+		t.Fatalf("hostmcp %s: exit %d, %v\n%s", strings.Join(args, " "), code, err, out)
 	}
 }
