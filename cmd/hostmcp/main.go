@@ -33,15 +33,28 @@ type stdio struct {
 	out, err io.Writer
 }
 
-// handlers run each command once its arguments are parsed.
-var handlers = map[string]func(*cli.Parsed, stdio) int{
-	"serve":      serveCmd,
-	"tools":      toolsCmd,
-	"call":       callCmd,
-	"triage":     triageCmd,
-	"completion": completionCmd,
-	"version":    versionCmd,
-	"help":       helpCmd,
+// handler is the function that runs a command once its arguments are
+// parsed; nil for a name the table does not have.
+func handler(name string) func(*cli.Parsed, stdio) int {
+	switch name {
+	case "serve":
+		return serveCmd
+	case "tools":
+		return toolsCmd
+	case "call":
+		return callCmd
+	case "triage":
+		return triageCmd
+	case "client-config":
+		return clientConfigCmd
+	case "completion":
+		return completionCmd
+	case "version":
+		return versionCmd
+	case "help":
+		return helpCmd
+	}
+	return nil
 }
 
 func run(args []string, in io.Reader, out, errw io.Writer) int {
@@ -71,7 +84,7 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 		fmt.Fprintf(errw, "hostmcp %v\nUsage: %s (hostmcp %s --help for more)\n", err, cmd.Synopsis(), cmd.Name)
 		return 2
 	}
-	return handlers[cmd.Name](p, s)
+	return handler(cmd.Name)(p, s)
 }
 
 func versionCmd(_ *cli.Parsed, s stdio) int {

@@ -93,6 +93,12 @@ func Commands() []Command {
 			Detail:  "JSON is the tool's arguments as one JSON object; default {}.",
 			MinArgs: 1, MaxArgs: 2, Common: true},
 		{Name: "triage", Summary: "a short health report of this machine (exit 1 when it finds a problem)", Common: true},
+		{Name: "client-config", Args: "CLIENT", Summary: "print a client's configuration for this server: " + joinWords(Clients()),
+			Detail:  "Over stdio the snippet starts this binary with the flags given here (--root, --config...); with --http it points at a running server, and the token is referred to as the environment variable HOSTMCP_TOKEN, never written inline.",
+			MinArgs: 1, MaxArgs: 1, ArgWords: Clients(),
+			Flags: []Flag{
+				{Name: "http", Arg: "URL", Usage: "connect to a running server's endpoint (e.g. http://127.0.0.1:8765/mcp) instead of starting one over stdio"},
+			}, Common: true},
 		{Name: "completion", Args: "SHELL", Summary: "print a completion script: " + joinWords(Shells()),
 			Detail:  "bash: source <(hostmcp completion bash); zsh: hostmcp completion zsh > \"${fpath[1]}/_hostmcp\".",
 			MinArgs: 1, MaxArgs: 1, ArgWords: Shells()},
@@ -123,7 +129,7 @@ func (c Command) AllFlags() []Flag {
 
 // names are the commands help completes; help itself is left out.
 func names() []string {
-	return []string{"serve", "tools", "call", "triage", "completion", "version"}
+	return []string{"serve", "tools", "call", "triage", "client-config", "completion", "version"}
 }
 
 func joinWords(ws []string) string { return strings.Join(ws, ", ") }
