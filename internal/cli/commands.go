@@ -93,6 +93,8 @@ func Commands() []Command {
 			Detail:  "JSON is the tool's arguments as one JSON object; default {}.",
 			MinArgs: 1, MaxArgs: 2, Common: true},
 		{Name: "triage", Summary: "a short health report of this machine (exit 1 when it finds a problem)", Common: true},
+		{Name: "config", Args: "show", Summary: "print the effective configuration as TOML, with where each value came from",
+			MinArgs: 1, MaxArgs: 1, ArgWords: []string{"show"}, Flags: httpFlags(), Common: true},
 		{Name: "client-config", Args: "CLIENT", Summary: "print a client's configuration for this server: " + joinWords(Clients()),
 			Detail:  "Over stdio the snippet starts this binary with the flags given here (--root, --config...); with --http it points at a running server, and the token is referred to as the environment variable HOSTMCP_TOKEN, never written inline.",
 			MinArgs: 1, MaxArgs: 1, ArgWords: Clients(),
@@ -129,7 +131,7 @@ func (c Command) AllFlags() []Flag {
 
 // names are the commands help completes; help itself is left out.
 func names() []string {
-	return []string{"serve", "tools", "call", "triage", "client-config", "completion", "version"}
+	return []string{"serve", "tools", "call", "triage", "config", "client-config", "completion", "version"}
 }
 
 func joinWords(ws []string) string { return strings.Join(ws, ", ") }

@@ -3,7 +3,9 @@ package e2e
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -112,5 +114,29 @@ func TestCLIFlagsAfterArguments(t *testing.T) {
 	var env envelope
 	if err := json.Unmarshal([]byte(out), &env); err != nil || code != 0 || !env.Success {
 		t.Fatalf("hostmcp %s: exit %d, %v\n%s", strings.Join(args, " "), code, err, out)
+	}
+}
+
+// config show prints TOML the server loads back, labelled by layer.
+func TestCLIConfigShow(t *testing.T) {
+	e := newEnv(t, "[limits]\nmax_timeout = \"2m\"\n")
+	out, code := runCLI(t, e.args("config", "show", "--toolsets", "files")...)
+	if code != 0 {
+		t.Fatalf("config show: exit %d", code)
+	}
+	for _, want := range []string{"max_timeout = '2m0s'  # file " + e.config, "enabled = ['files']  # flag --toolsets", "default_timeout = '15s'  # default", "state_dir = '" + e.stateDir + "'  # flag --state-dir"} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("config show lacks %q:\n%s", want, out)
+		}
+	}
+	shown := filepath.Join(t.TempDir(), "shown.toml")
+	if err := os.WriteFile(shown, []byte(out), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, code := runCLI(t, "config", "show", "--config", shown); code != 0 {
+		t.Errorf("config show's output does not load back: exit %d", code)
+	}
+	if _, code := runCLI(t, "config", "list"); code != 2 {
+		t.Errorf("config list: exit %d, want 2", code)
 	}
 }
