@@ -45,6 +45,8 @@ func handler(name string) func(*cli.Parsed, stdio) int {
 		return callCmd
 	case "triage":
 		return triageCmd
+	case "doctor":
+		return doctorCmd
 	case "config":
 		return configCmd
 	case "client-config":

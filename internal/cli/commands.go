@@ -93,6 +93,9 @@ func Commands() []Command {
 			Detail:  "JSON is the tool's arguments as one JSON object; default {}.",
 			MinArgs: 1, MaxArgs: 2, Common: true},
 		{Name: "triage", Summary: "a short health report of this machine (exit 1 when it finds a problem)", Common: true},
+		{Name: "doctor", Summary: "what this configuration allows here, and what is wrong with it (exit 1 on a misconfiguration)",
+			Detail: "Checks the configuration as serve would load it (with the same flags), the roots, the toolsets and tools served, the programs found, what this kernel and these privileges allow, the state directory, the token and the HTTP address. Each problem comes with its fix.",
+			Flags:  httpFlags(), Common: true},
 		{Name: "config", Args: "show", Summary: "print the effective configuration as TOML, with where each value came from",
 			MinArgs: 1, MaxArgs: 1, ArgWords: []string{"show"}, Flags: httpFlags(), Common: true},
 		{Name: "client-config", Args: "CLIENT", Summary: "print a client's configuration for this server: " + joinWords(Clients()),
@@ -131,7 +134,7 @@ func (c Command) AllFlags() []Flag {
 
 // names are the commands help completes; help itself is left out.
 func names() []string {
-	return []string{"serve", "tools", "call", "triage", "config", "client-config", "completion", "version"}
+	return []string{"serve", "tools", "call", "triage", "doctor", "config", "client-config", "completion", "version"}
 }
 
 func joinWords(ws []string) string { return strings.Join(ws, ", ") }
