@@ -57,7 +57,9 @@ func TestJudge(t *testing.T) {
 			"/srv", "read-only", OK, ""},
 		{"read-write root this user cannot write", func(f *Facts) { f.Roots[0].Writable = false },
 			"/srv", "cannot write", Fail, "--root /srv:ro"},
-		{"root warnings", func(f *Facts) { f.RootWarnings = []string{"root / (read-write) gives the file tools the whole file system"} },
+		{"root warnings", func(f *Facts) {
+			f.RootWarnings = []string{"root / (read-write) gives the file tools the whole file system"}
+		},
 			"roots", "whole file system", Warn, "meant"},
 		{"server cannot be built", func(f *Facts) { f.OpenErr = errors.New("opening the state store") },
 			"the server cannot be built", "state store", Fail, ""},
