@@ -12,12 +12,12 @@ export CGO_ENABLED = 0
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
-# Every file in the .deb carries the commit's time, so two
+# Every file in the .deb and the image carries the commit's time, so two
 # builds of one commit are the same bytes.
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 export SOURCE_DATE_EPOCH
 
-.PHONY: deps build triage test lint docs bench fuzz ci generate install deb
+.PHONY: deps build triage test lint docs bench fuzz ci generate install deb image
 
 deps:
 	scripts/deps.sh
@@ -39,6 +39,11 @@ install: build
 # completions and /etc/hostmcp/hostmcp.toml as a conffile (packaging/).
 deb: build
 	$(GO) run ./packaging deb -binary $(BIN) -out dist
+
+# dist/hostmcp_VERSION_ARCH.oci.tar: an OCI image of the static binary,
+# built without a container daemon (podman load -i, docker load -i).
+image: build
+	$(GO) run ./packaging image -binary $(BIN) -out dist
 
 # The main job: a short health report of this machine.
 triage: deps build

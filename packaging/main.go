@@ -1,7 +1,8 @@
-// Command packaging builds hostmcp's .deb from the static binary `make
-// build` leaves in bin/hostmcp, without dpkg-buildpackage: `go run
-// ./packaging deb` (make deb). It lives apart from cmd/hostmcp so that the
-// server never links nfpm.
+// Command packaging builds hostmcp's .deb and OCI image from the static
+// binary `make build` leaves in bin/hostmcp, without dpkg-buildpackage or a
+// container daemon: `go run ./packaging deb` and `go run ./packaging
+// image` (make deb, make image). It lives apart from cmd/hostmcp so that
+// the server never links nfpm or go-containerregistry.
 package main
 
 import (
@@ -17,7 +18,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./packaging deb [-binary bin/hostmcp] [-out dist]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./packaging deb|image [-binary bin/hostmcp] [-out dist]")
 		os.Exit(2)
 	}
 	what := os.Args[1]
@@ -40,8 +41,10 @@ func main() {
 	switch what {
 	case "deb":
 		path, err = buildDeb(&debOptions{Repo: ".", Binary: *binary, Out: *out, Version: *version, Arch: *arch, MTime: mtime})
+	case "image":
+		path, err = buildImage(&imageOptions{Binary: *binary, Out: *out, Version: *version, Arch: *arch, Created: mtime})
 	default:
-		err = fmt.Errorf("unknown target %q; want deb", what)
+		err = fmt.Errorf("unknown target %q; want deb or image", what)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "packaging:", err)
