@@ -65,7 +65,10 @@ func hostSection(f *Facts) Section {
 		add(Check{Status: Info, What: "PSI", Detail: "off (psi=0 or an old kernel); health verdicts use load and run queues instead"})
 	}
 	cg := fmt.Sprintf("%s (controllers on v%d)", v.CgroupMode, v.CgroupVersion)
-	if v.Cgroup2Mount != "" {
+	switch {
+	case v.CgroupMode == "":
+		cg = "no cgroup file system found; perf_cgroup_summary has nothing to read"
+	case v.Cgroup2Mount != "":
 		cg += ", cgroup2 at " + v.Cgroup2Mount
 	}
 	add(Check{Status: Info, What: "cgroups", Detail: cg})
