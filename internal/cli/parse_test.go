@@ -122,3 +122,16 @@ func TestHelpFlagOrder(t *testing.T) {
 		last = i
 	}
 }
+
+// help completes every command but itself.
+func TestHelpCompletesEveryCommand(t *testing.T) {
+	var want []string
+	for _, c := range Commands() {
+		if c.Name != "help" {
+			want = append(want, c.Name)
+		}
+	}
+	if diff := cmp.Diff(names(), want); diff != "" {
+		t.Errorf("names() (-got +want):\n%s", diff)
+	}
+}
