@@ -16,17 +16,24 @@ type LogConf struct {
 	Level string `toml:"level"`
 }
 
-// LogLevels are the values log.level takes.
-var logLevels = map[string]slog.Level{
-	"debug": slog.LevelDebug,
-	"info":  slog.LevelInfo,
-	"warn":  slog.LevelWarn,
-	"error": slog.LevelError,
+// logLevel is the slog level a log.level names, case aside.
+func logLevel(name string) (slog.Level, bool) {
+	switch strings.ToLower(name) {
+	case "debug":
+		return slog.LevelDebug, true
+	case "info":
+		return slog.LevelInfo, true
+	case "warn":
+		return slog.LevelWarn, true
+	case "error":
+		return slog.LevelError, true
+	}
+	return 0, false
 }
 
 // SlogLevel is the level in force: log.level, or by transport when unset.
 func (c *Config) SlogLevel() slog.Level {
-	if l, ok := logLevels[strings.ToLower(c.Log.Level)]; ok {
+	if l, ok := logLevel(c.Log.Level); ok {
 		return l
 	}
 	if c.HTTP.Addr == "" {
@@ -36,7 +43,7 @@ func (c *Config) SlogLevel() slog.Level {
 }
 
 func (c *Config) validateLog() []error {
-	if _, ok := logLevels[strings.ToLower(c.Log.Level)]; ok || c.Log.Level == "" {
+	if _, ok := logLevel(c.Log.Level); ok || c.Log.Level == "" {
 		return nil
 	}
 	return []error{fmt.Errorf("log.level %q: want debug, info, warn or error (or unset: warn on stdio, info over HTTP)", c.Log.Level)}
