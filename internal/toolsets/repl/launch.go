@@ -172,13 +172,15 @@ func ownTerminal(master, tty *os.File, u *sessinit.User) error {
 // pidfd support, and the program's own fork runs init's executable until
 // it execs. That is the PID an agent wants to see (to profile or trace the
 // program); the init's stays the one the session is signalled and waited
-// through. When the program never started the init's PID stands in.
+// through. When the program never started the init's PID stands in. The
+// wait is long because it ends as soon as the program runs: on a loaded
+// host (CI compiling beside it) fork and exec have taken over 2 s.
 func programPID(pid int) int {
 	initExe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
 	if err != nil {
 		return pid // init has already ended
 	}
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
 		children, ok := childrenOf(pid)
 		if !ok {
 			break // init has already ended
