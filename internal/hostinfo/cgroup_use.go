@@ -3,6 +3,8 @@ package hostinfo
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // Cgroup thresholds. Appendix B has none for throttling or limits; these
@@ -30,7 +32,7 @@ func analyzeCgroup(s *CgroupSummary) UseSummary {
 	if m := s.Memory; m != nil {
 		if m.LimitBytes != nil {
 			fs = append(fs, check("cgroup", "utilization", ThreshMemLimit, ThreshMemLimit.Metric, m.LimitPercent,
-				fmt.Sprintf("memory %s of its %s limit (%.0f%%)", bytesIEC(m.CurrentBytes), bytesIEC(*m.LimitBytes), m.LimitPercent)))
+				fmt.Sprintf("memory %s of its %s limit (%.0f%%)", num.IEC(m.CurrentBytes), num.IEC(*m.LimitBytes), m.LimitPercent)))
 		}
 		f := check("cgroup", "errors", ThreshCgroupOOM, ThreshCgroupOOM.Metric, float64(m.OOMKills),
 			fmt.Sprintf("%d processes OOM-killed in this cgroup", m.OOMKills))

@@ -29,13 +29,13 @@ func AnalyzeUSE(s PerfSnapshot) UseCheck {
 
 	m := s.Memory
 	util = add(check("memory", "utilization", ThreshMemAvailable, ThreshMemAvailable.Metric, m.AvailablePercent,
-		fmt.Sprintf("memory available %.1f%% (%s of %s)", m.AvailablePercent, bytesIEC(m.AvailableBytes), bytesIEC(m.TotalBytes))))
+		fmt.Sprintf("memory available %.1f%% (%s of %s)", m.AvailablePercent, num.IEC(m.AvailableBytes), num.IEC(m.TotalBytes))))
 	swapPct := 0.0
 	if m.SwapTotalBytes > 0 {
 		swapPct = float64(m.SwapUsedBytes) / float64(m.SwapTotalBytes) * 100
 	}
 	sat = add(check("memory", "saturation", ThreshSwapUsed, ThreshSwapUsed.Metric, swapPct,
-		fmt.Sprintf("swap used %.1f%% (%s of %s), %.0f pages/s swapped out", swapPct, bytesIEC(m.SwapUsedBytes), bytesIEC(m.SwapTotalBytes), m.SwapOut)))
+		fmt.Sprintf("swap used %.1f%% (%s of %s), %.0f pages/s swapped out", swapPct, num.IEC(m.SwapUsedBytes), num.IEC(m.SwapTotalBytes), m.SwapOut)))
 	sat = append(sat, add(psiChecks("memory", s.Pressure, true)...)...)
 	errs := add(check("memory", "errors", ThreshOOMKills, ThreshOOMKills.Metric, float64(m.OOMKills),
 		fmt.Sprintf("%d OOM kills during the interval (%d since boot)", m.OOMKills, m.OOMKillsBoot)))
@@ -101,9 +101,9 @@ func filesystemUSE(fss []FilesystemUse, add func(...finding) []finding) UseMetri
 	var util, errs []finding
 	var maxUsed, nerrs float64
 	for _, f := range fss {
-		detail := fmt.Sprintf("%s %.0f%% full (%s free of %s, %s)", f.Mount, f.UsedPercent, bytesIEC(f.AvailBytes), bytesIEC(f.TotalBytes), f.Device)
+		detail := fmt.Sprintf("%s %.0f%% full (%s free of %s, %s)", f.Mount, f.UsedPercent, num.IEC(f.AvailBytes), num.IEC(f.TotalBytes), f.Device)
 		if d := f.DeletedOpen; d != nil && d.Files > 0 {
-			detail += fmt.Sprintf("; %s held by %d deleted files still open, the largest %s", bytesIEC(d.Bytes), d.Files, d.Holders[0])
+			detail += fmt.Sprintf("; %s held by %d deleted files still open, the largest %s", num.IEC(d.Bytes), d.Files, d.Holders[0])
 		}
 		util = append(util, check("filesystem", "utilization", ThreshFSUsed, ThreshFSUsed.Metric, f.UsedPercent, detail))
 		util = append(util, check("filesystem", "utilization", ThreshFSInodes, ThreshFSInodes.Metric, f.InodesUsedPercent,
@@ -166,18 +166,4 @@ func metrics(util, sat []finding, utilV, satV float64, errs []finding, errCount 
 		m.Errors.Status, m.Errors.Detail = worst(errs...)
 	}
 	return m
-}
-
-// bytesIEC renders a size with binary units, as free -h does.
-func bytesIEC(n uint64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := uint64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

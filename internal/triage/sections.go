@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 func (r *Report) header(p *printer) {
@@ -88,7 +90,7 @@ func (r *Report) snapshotFindings(crit, warn []string) ([]string, []string) {
 		}
 	}
 	if snap.SwapUsedBytes > 0 {
-		warn = append(warn, fmt.Sprintf("swap in use (%s)", bytesIEC(snap.SwapUsedBytes)))
+		warn = append(warn, fmt.Sprintf("swap in use (%s)", num.IEC(snap.SwapUsedBytes)))
 	}
 	for _, d := range snap.Disks {
 		judge(d.UsedPercent, diskWarn, diskCrit, fmt.Sprintf("%s %.0f%% full", d.Mount, d.UsedPercent))
@@ -116,8 +118,8 @@ func (r *Report) resources(p *printer) {
 	p.line("CPU       %.0f%% busy%s; load %.2f %.2f %.2f; %d runnable of %d tasks",
 		snap.CPUPercent, model, snap.LoadAvg[0], snap.LoadAvg[1], snap.LoadAvg[2], snap.TasksRunnable, snap.TasksTotal)
 	p.line("Memory    %s used of %s, %s available; swap %s of %s",
-		bytesIEC(snap.MemUsedBytes), bytesIEC(snap.MemTotalBytes), bytesIEC(snap.MemAvailableBytes),
-		bytesIEC(snap.SwapUsedBytes), bytesIEC(snap.SwapTotalBytes))
+		num.IEC(snap.MemUsedBytes), num.IEC(snap.MemTotalBytes), num.IEC(snap.MemAvailableBytes),
+		num.IEC(snap.SwapUsedBytes), num.IEC(snap.SwapTotalBytes))
 	disks := append(snap.Disks[:0:0], snap.Disks...)
 	sort.Slice(disks, func(i, j int) bool { return disks[i].UsedPercent > disks[j].UsedPercent })
 	for i, d := range disks {
@@ -129,7 +131,7 @@ func (r *Report) resources(p *printer) {
 			p.line("%-9s (%d more)", label, len(disks)-i)
 			break
 		}
-		p.line("%-9s %-20s %3.0f%% of %s (%s, %s)", label, d.Mount, d.UsedPercent, bytesIEC(d.TotalBytes), d.FSType, d.Device)
+		p.line("%-9s %-20s %3.0f%% of %s (%s, %s)", label, d.Mount, d.UsedPercent, num.IEC(d.TotalBytes), d.FSType, d.Device)
 	}
 }
 
@@ -167,18 +169,4 @@ func mounted(ok bool, path string) string {
 		return "not mounted"
 	}
 	return "at " + path
-}
-
-// bytesIEC renders a byte count with binary units, as free -h does.
-func bytesIEC(n uint64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := uint64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

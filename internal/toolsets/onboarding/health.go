@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -36,7 +37,7 @@ func (s *Set) systemHealth(ctx context.Context, _ *tool.Call) (runOut, error) {
 	if msg, ok := s.callTool(ctx, "perf_info", map[string]any{}, &info); ok {
 		sys := info.System
 		out.Steps = append(out.Steps, step{"perf_info: what this host is", fmt.Sprintf("%s, Linux %s, %d CPUs, %s memory, %s",
-			sys.Hostname, sys.Kernel, info.CPU.Threads, iec(info.Memory.TotalBytes), platform(info)), true})
+			sys.Hostname, sys.Kernel, info.CPU.Threads, num.IEC(info.Memory.TotalBytes), platform(info)), true})
 	} else {
 		out.Steps = append(out.Steps, step{"perf_info: what this host is", msg, false})
 	}
@@ -154,19 +155,6 @@ func platform(i hostinfo.Info) string {
 		v = "bare metal"
 	}
 	return v + ", cgroup " + i.Virtualization.CgroupMode
-}
-
-func iec(n uint64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := uint64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
 // snapshotLine is the few numbers of a snapshot worth a first look: CPU,
