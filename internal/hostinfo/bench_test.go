@@ -27,6 +27,6 @@ func BenchmarkSnapshot(b *testing.B) {
 func BenchmarkFilesystems(b *testing.B) {
 	h := New(Roots{})
 	for b.Loop() {
-		h.Filesystems(context.Background())
+		h.Filesystems(context.Background(), 85)
 	}
 }

@@ -19,7 +19,6 @@ type CgroupSummary struct {
 	Pressure   *CgroupPressure `json:"pressure,omitempty"`
 	IO         []CgroupIO      `json:"io"`
 	PIDs       *CgroupPIDs     `json:"pids,omitempty"`
-	Summary    UseSummary      `json:"summary"`
 }
 
 // CgroupCPU is a cgroup's CPU use and throttling: totals since the cgroup
@@ -160,7 +159,6 @@ func (h *Host) BuildCgroupSummary(d CgroupDirs, a, b CgroupSample) (CgroupSummar
 			ReadBytesPerSec:  num.Round2(float64(delta(p.RBytes, x.RBytes)) / dt),
 			WriteBytesPerSec: num.Round2(float64(delta(p.WBytes, x.WBytes)) / dt)})
 	}
-	s.Summary = analyzeCgroup(&s)
 	return s, w
 }
 

@@ -64,9 +64,6 @@ func TestCgroupSummaryV2Fixture(t *testing.T) {
 	if diff := cmp.Diff(wantIO, s.IO); diff != "" {
 		t.Errorf("io (-want +got):\n%s", diff)
 	}
-	if s.Summary.Status != "critical" || !hasSuspicion(s.Summary, "cgroup", "saturation") {
-		t.Errorf("verdict: %+v", s.Summary)
-	}
 }
 
 // Captured on this kind of host (cgroup hybrid, v1 controllers and PSI from
@@ -104,18 +101,6 @@ func TestCgroupSummaryHybridFixture(t *testing.T) {
 	if len(s.IO) != 0 {
 		t.Errorf("blkio counted nothing (only throttled I/O is, on this kernel): %+v", s.IO)
 	}
-	if !hasSuspicion(s.Summary, "cgroup", "saturation") {
-		t.Errorf("throttling should be a suspicion: %+v", s.Summary)
-	}
-}
-
-func hasSuspicion(s UseSummary, resource, dim string) bool {
-	for _, x := range s.TopSuspicions {
-		if x.Resource == resource && x.Dimension == dim {
-			return true
-		}
-	}
-	return false
 }
 
 // A cgroup path, or a directory under a mount, finds the same cgroup; an

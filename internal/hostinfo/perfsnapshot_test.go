@@ -73,12 +73,6 @@ func TestPerfSnapshotFixture(t *testing.T) {
 	if s.Pressure == nil || s.Pressure.CPU.SomeAvg10 != 51.8 || s.Pressure.IO.FullAvg10 < 0 {
 		t.Errorf("pressure: %+v", s.Pressure)
 	}
-
-	// The USE check names the saturated CPU first.
-	use := AnalyzeUSE(s)
-	if use.Summary.Status != "critical" || len(use.Summary.TopSuspicions) == 0 || use.Summary.TopSuspicions[0].Resource != "cpu" {
-		t.Errorf("USE verdict: %+v", use.Summary)
-	}
 }
 
 // The same pair read the other way round (counters going backwards, as
@@ -93,7 +87,7 @@ func TestPerfSnapshotCountersBackwards(t *testing.T) {
 }
 
 // perf_net_health over the same pair: lo's packet rates, TCP's retransmit
-// share (8 of 34510 segments), the socket counts and a healthy verdict.
+// share (8 of 34510 segments) and the socket counts.
 func TestNetHealthFixture(t *testing.T) {
 	t.Parallel()
 	a, b, g := readPair(t)
@@ -109,9 +103,6 @@ func TestNetHealthFixture(t *testing.T) {
 	}
 	if nh.Sockets["TCP.inuse"] != 4 || nh.Sockets["TCP.tw"] != 2 {
 		t.Errorf("sockets: %v", nh.Sockets)
-	}
-	if nh.Summary.Status != "healthy" {
-		t.Errorf("verdict: %+v", nh.Summary)
 	}
 	if _, err := BuildNetHealth(a, b, g, "nope0", false); err == nil {
 		t.Error("an unknown interface was accepted")

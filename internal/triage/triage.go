@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -17,7 +18,7 @@ import (
 type Report struct {
 	Info     *hostinfo.Info
 	Snapshot *hostinfo.Snapshot
-	Use      *hostinfo.UseCheck
+	Use      *health.UseCheck
 	Problems []string // tools that failed, and why
 	Warnings []string
 }
@@ -28,7 +29,7 @@ func Collect(ctx context.Context, c tool.Caller) *Report {
 	r := &Report{}
 	r.Info = fetch[hostinfo.Info](ctx, c, "perf_info", r)
 	r.Snapshot = fetch[hostinfo.Snapshot](ctx, c, "sys_snapshot", r)
-	r.Use = fetch[hostinfo.UseCheck](ctx, c, "perf_use_check", r) // perf_snapshot's rates over 1 s, judged
+	r.Use = fetch[health.UseCheck](ctx, c, "perf_use_check", r) // perf_snapshot's rates over 1 s, judged
 	return r
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -85,8 +86,8 @@ func TestFailingToolIsReportedNotFatal(t *testing.T) {
 // With a USE check the verdict is its verdict, and the top suspicions
 // follow it with their evidence, before anything else.
 func TestVerdictFromUseCheck(t *testing.T) {
-	use := hostinfo.UseCheck{Summary: hostinfo.UseSummary{Status: "critical", Verdict: "CPU saturated: busy 100%",
-		TopSuspicions: []hostinfo.Suspicion{
+	use := health.UseCheck{Summary: health.UseSummary{Status: "critical", Verdict: "CPU saturated: busy 100%",
+		TopSuspicions: []health.Suspicion{
 			{Resource: "cpu", Dimension: "utilization", Metric: "cpu_busy_percent", Value: 100, Threshold: 90, Comparison: ">", Severity: "critical", Detail: "2 of 2 CPUs busy"},
 			{Resource: "cpu", Dimension: "saturation", Metric: "run_queue_per_cpu", Value: 2.5, Threshold: 2, Comparison: ">", Severity: "critical", Detail: "5 runnable"},
 		}}}

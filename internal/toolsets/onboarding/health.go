@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -14,7 +15,7 @@ import (
 type healthDetails struct {
 	Status         string               `json:"status" jsonschema:"healthy, warning, critical, or unknown"`
 	Verdict        string               `json:"verdict"`
-	TopSuspicions  []hostinfo.Suspicion `json:"top_suspicions"`
+	TopSuspicions  []health.Suspicion `json:"top_suspicions"`
 	FailedServices []string             `json:"failed_services,omitempty"`
 	LogErrors      int                  `json:"log_errors,omitempty" jsonschema:"log entries of priority err or worse in the last hour, when sys_logs is enabled"`
 	RecentErrors   []string             `json:"recent_errors,omitempty" jsonschema:"the newest of them, with their time and source"`
@@ -31,7 +32,7 @@ const healthLogErrors = 5
 // errors, in one short report.
 func (s *Set) systemHealth(ctx context.Context, _ *tool.Call) (runOut, error) {
 	out := runOut{Flow: "system_health"}
-	det := healthDetails{Status: "unknown", TopSuspicions: []hostinfo.Suspicion{}}
+	det := healthDetails{Status: "unknown", TopSuspicions: []health.Suspicion{}}
 
 	var info hostinfo.Info
 	if msg, ok := s.callTool(ctx, "perf_info", map[string]any{}, &info); ok {
@@ -49,7 +50,7 @@ func (s *Set) systemHealth(ctx context.Context, _ *tool.Call) (runOut, error) {
 		out.Steps = append(out.Steps, step{"perf_snapshot: the host over 0.5 s", msg, false})
 	}
 
-	var use hostinfo.UseCheck
+	var use health.UseCheck
 	if msg, ok := s.callTool(ctx, "perf_use_check", map[string]any{"interval_ms": 1000}, &use); ok {
 		det.Status, det.Verdict, det.TopSuspicions = use.Summary.Status, use.Summary.Verdict, use.Summary.TopSuspicions
 		out.Steps = append(out.Steps, step{"perf_use_check: utilisation, saturation and errors over 1 s", use.Summary.Verdict, true})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -79,7 +80,7 @@ func (s *Set) snapshot(ctx context.Context, call *tool.Call, d time.Duration, pe
 	if err != nil {
 		return hostinfo.PerfSnapshot{}, err
 	}
-	fss, warns := s.deps.Host.Filesystems(ctx)
+	fss, warns := s.deps.Host.Filesystems(ctx, health.ThreshFSUsed.Warn)
 	for _, w := range warns {
 		call.Warn("%s", w)
 	}

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
 )
@@ -27,7 +27,7 @@ import (
 
 // suspected reports whether a verdict names resource (and dimension, when
 // not empty) among its suspicions.
-func suspected(s hostinfo.UseSummary, resource, dimension string) bool {
+func suspected(s health.UseSummary, resource, dimension string) bool {
 	for _, x := range s.TopSuspicions {
 		if x.Resource == resource && (dimension == "" || x.Dimension == dimension) {
 			return true
@@ -36,9 +36,9 @@ func suspected(s hostinfo.UseSummary, resource, dimension string) bool {
 	return false
 }
 
-func useCheck(t *testing.T, s *Set) hostinfo.UseCheck {
+func useCheck(t *testing.T, s *Set) health.UseCheck {
 	t.Helper()
-	return tooltest.MustRun[hostinfo.UseCheck](t, context.Background(), s.useCheck(), map[string]any{"interval_ms": 1500})
+	return tooltest.MustRun[health.UseCheck](t, context.Background(), s.useCheck(), map[string]any{"interval_ms": 1500})
 }
 
 // CPU saturation: a busy loop on every core.
@@ -112,9 +112,9 @@ func cgroupDir(t *testing.T, controller string, files map[string]string) (string
 	}
 }
 
-func cgroupSummary(t *testing.T, pid int) hostinfo.CgroupSummary {
+func cgroupSummary(t *testing.T, pid int) health.CgroupCheck {
 	t.Helper()
-	return tooltest.MustRun[hostinfo.CgroupSummary](t, context.Background(), newSet().cgroupSummary(), map[string]any{"pid": pid, "interval_ms": 1500})
+	return tooltest.MustRun[health.CgroupCheck](t, context.Background(), newSet().cgroupSummary(), map[string]any{"pid": pid, "interval_ms": 1500})
 }
 
 // CPU throttling: a busy loop in a cgroup allowed a fifth of a CPU.
@@ -218,7 +218,7 @@ func TestScenarioNetworkLoss(t *testing.T) {
 
 	startWorkload(t, []string{"ip", "netns", "exec", b}, "sink", "10.231.0.2:7777")
 	sender := startWorkload(t, []string{"ip", "netns", "exec", a}, "send", "10.231.0.2:7777")
-	nh := tooltest.MustRun[hostinfo.NetHealth](t, context.Background(), newSet().netHealth(), map[string]any{"pid": sender.Process.Pid, "interval_ms": 3000})
+	nh := tooltest.MustRun[health.NetCheck](t, context.Background(), newSet().netHealth(), map[string]any{"pid": sender.Process.Pid, "interval_ms": 3000})
 	if nh.TCP == nil || !suspected(nh.Summary, "network", "") {
 		t.Fatalf("TCP over a lossy link: verdict %q %+v tcp %+v", nh.Summary.Verdict, nh.Summary.TopSuspicions, nh.TCP)
 	}
@@ -298,9 +298,9 @@ func TestScenarioFilesystemFull(t *testing.T) {
 		if x.Resource != "filesystem" || !strings.Contains(x.Detail, mnt) {
 			continue
 		}
-		full = full || x.Metric == hostinfo.ThreshFSUsed.Metric && x.Severity == "critical" &&
+		full = full || x.Metric == health.ThreshFSUsed.Metric && x.Severity == "critical" &&
 			strings.Contains(x.Detail, fmt.Sprintf("deleted files still open, the largest pid %d ", os.Getpid()))
-		errs = errs || x.Metric == hostinfo.ThreshFSErrors.Metric && x.Value >= 1
+		errs = errs || x.Metric == health.ThreshFSErrors.Metric && x.Value >= 1
 	}
 	if !full || !errs || u.Summary.Status != "critical" {
 		t.Fatalf("a full ext4 with an error at %s, verdict %q %+v", mnt, u.Summary.Verdict, u.Summary.TopSuspicions)
@@ -314,7 +314,7 @@ func TestScenarioFilesystemFull(t *testing.T) {
 func TestScenarioQuietBaseline(t *testing.T) {
 	testutil.ExclusiveLoad(t)
 	s := newSet()
-	var last hostinfo.UseCheck
+	var last health.UseCheck
 	for range 30 {
 		last = useCheck(t, s)
 		if last.Summary.Status == "healthy" && len(last.Summary.TopSuspicions) == 0 {

@@ -1,4 +1,8 @@
-package hostinfo
+// Package health judges a host from hostinfo's readings: the thresholds,
+// the verdicts with their suspicions and causes, and the health report
+// that hostmcp triage prints and the system_health flow answers. hostinfo
+// only reads; every judgement of what it read is made here, once.
+package health
 
 import (
 	"cmp"

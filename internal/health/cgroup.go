@@ -1,9 +1,9 @@
-package hostinfo
+package health
 
 import (
 	"fmt"
-	"strconv"
 
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
 )
 
@@ -17,8 +17,15 @@ var (
 	ThreshPIDsLimit = Threshold{Metric: "pids_limit_used_percent", Warn: 80, Crit: 90}
 )
 
-// analyzeCgroup judges a cgroup's throttling, limits and pressure.
-func analyzeCgroup(s *CgroupSummary) UseSummary {
+// CgroupCheck is perf_cgroup_summary's answer: the reading and its verdict.
+type CgroupCheck struct {
+	hostinfo.CgroupSummary
+	Summary UseSummary `json:"summary"`
+}
+
+// AnalyzeCgroup judges perf_cgroup_summary's reading: the cgroup's
+// throttling, limits and pressure.
+func AnalyzeCgroup(s *hostinfo.CgroupSummary) UseSummary {
 	var fs []finding
 	if c := s.CPU; c != nil {
 		quota := "no quota"
@@ -49,7 +56,7 @@ func analyzeCgroup(s *CgroupSummary) UseSummary {
 	if p := s.Pressure; p != nil {
 		for _, r := range []struct {
 			name string
-			st   *PSIStats
+			st   *hostinfo.PSIStats
 		}{{"cpu", p.CPU}, {"memory", p.Memory}, {"io", p.IO}} {
 			if r.st == nil {
 				continue
@@ -64,5 +71,3 @@ func analyzeCgroup(s *CgroupSummary) UseSummary {
 	}
 	return summarize(fs)
 }
-
-func parseUintStr(s string) (uint64, error) { return strconv.ParseUint(s, 10, 64) }

@@ -1,15 +1,16 @@
-package hostinfo
+package health
 
 import (
 	"fmt"
 
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // AnalyzeUSE applies the USE method with spec 000 appendix B's thresholds to
 // a snapshot: utilisation, saturation and errors of CPU, memory, disk and
 // network, PSI included where the kernel has it.
-func AnalyzeUSE(s PerfSnapshot) UseCheck {
+func AnalyzeUSE(s hostinfo.PerfSnapshot) UseCheck {
 	var all []finding
 	var r UseResources
 	add := func(fs ...finding) []finding { all = append(all, fs...); return fs }
@@ -97,7 +98,7 @@ func AnalyzeUSE(s PerfSnapshot) UseCheck {
 // filesystemUSE judges capacity: space and inodes used on each real mount,
 // and the errors ext4 recorded. Capacity has no saturation of its own: a
 // full file system fails writes (ENOSPC), which is its utilisation at 100%.
-func filesystemUSE(fss []FilesystemUse, add func(...finding) []finding) UseMetrics {
+func filesystemUSE(fss []hostinfo.FilesystemUse, add func(...finding) []finding) UseMetrics {
 	var util, errs []finding
 	var maxUsed, nerrs float64
 	for _, f := range fss {
@@ -129,11 +130,11 @@ func filesystemUSE(fss []FilesystemUse, add func(...finding) []finding) UseMetri
 
 // psiChecks judges a resource's PSI avg10 lines; CPU's "full" means nothing
 // system-wide (psi.rst), so only some is judged there.
-func psiChecks(res string, p *Pressure, withFull bool) []finding {
+func psiChecks(res string, p *hostinfo.Pressure, withFull bool) []finding {
 	if p == nil {
 		return nil
 	}
-	var a PSIAvgs
+	var a hostinfo.PSIAvgs
 	switch res {
 	case "cpu":
 		a = p.CPU
