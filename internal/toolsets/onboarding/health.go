@@ -13,12 +13,12 @@ import (
 )
 
 type healthDetails struct {
-	Status         string               `json:"status" jsonschema:"healthy, warning, critical, or unknown"`
-	Verdict        string               `json:"verdict"`
+	Status         string             `json:"status" jsonschema:"healthy, warning, critical, or unknown"`
+	Verdict        string             `json:"verdict"`
 	TopSuspicions  []health.Suspicion `json:"top_suspicions"`
-	FailedServices []string             `json:"failed_services,omitempty"`
-	LogErrors      int                  `json:"log_errors,omitempty" jsonschema:"log entries of priority err or worse in the last hour, when sys_logs is enabled"`
-	RecentErrors   []string             `json:"recent_errors,omitempty" jsonschema:"the newest of them, with their time and source"`
+	FailedServices []string           `json:"failed_services,omitempty"`
+	LogErrors      int                `json:"log_errors,omitempty" jsonschema:"log entries of priority err or worse in the last hour, when sys_logs is enabled"`
+	RecentErrors   []string           `json:"recent_errors,omitempty" jsonschema:"the newest of them, with their time and source"`
 }
 
 // errorWords finds errors in log files, whose lines have no priority.
