@@ -7,16 +7,6 @@ import (
 	"github.com/hostmcp/hostmcp/internal/num"
 )
 
-// Cgroup thresholds. Appendix B has none for throttling or limits; these
-// mirror its shape: memory near the limit like available memory below
-// 20%/10%, and throttling in more than 5%/25% of periods.
-var (
-	ThreshThrottled = Threshold{Metric: "cpu_throttled_percent", Warn: 5, Crit: 25}
-	ThreshMemLimit  = Threshold{Metric: "memory_limit_used_percent", Warn: 80, Crit: 90}
-	ThreshCgroupOOM = Threshold{Metric: "oom_kills", Warn: 0, Crit: 0}
-	ThreshPIDsLimit = Threshold{Metric: "pids_limit_used_percent", Warn: 80, Crit: 90}
-)
-
 // CgroupCheck is perf_cgroup_summary's answer: the reading and its verdict.
 type CgroupCheck struct {
 	hostinfo.CgroupSummary
@@ -24,7 +14,7 @@ type CgroupCheck struct {
 }
 
 // AnalyzeCgroup judges perf_cgroup_summary's reading: the cgroup's
-// throttling, limits and pressure.
+// throttling, limits and its own pressure over the interval.
 func AnalyzeCgroup(s *hostinfo.CgroupSummary) UseSummary {
 	var fs []finding
 	if c := s.CPU; c != nil {
@@ -53,19 +43,20 @@ func AnalyzeCgroup(s *hostinfo.CgroupSummary) UseSummary {
 		fs = append(fs, check("cgroup", "utilization", ThreshPIDsLimit, ThreshPIDsLimit.Metric, pct,
 			fmt.Sprintf("%d tasks of %d allowed", p.Current, *p.Max)))
 	}
-	if p := s.Pressure; p != nil {
+	if p := s.PressureWindow; p != nil { // the cgroup's own files; the host's pressure is never judged as its
+		secs := float64(s.IntervalMS) / 1000
 		for _, r := range []struct {
 			name string
-			st   *hostinfo.PSIStats
+			w    *hostinfo.PSIWindow
 		}{{"cpu", p.CPU}, {"memory", p.Memory}, {"io", p.IO}} {
-			if r.st == nil {
+			if r.w == nil {
 				continue
 			}
-			fs = append(fs, check("cgroup", "saturation", ThreshPSISome, fmt.Sprintf(ThreshPSISome.Metric, r.name), r.st.Some.Avg10,
-				fmt.Sprintf("PSI %s some avg10 %.1f%% in this cgroup", r.name, r.st.Some.Avg10)))
-			if r.st.Full != nil {
-				fs = append(fs, check("cgroup", "saturation", ThreshPSIFull, fmt.Sprintf(ThreshPSIFull.Metric, r.name), r.st.Full.Avg10,
-					fmt.Sprintf("PSI %s full avg10 %.1f%% in this cgroup", r.name, r.st.Full.Avg10)))
+			fs = append(fs, check("cgroup", "saturation", ThreshPSISome, fmt.Sprintf(ThreshPSISome.Metric, r.name), r.w.SomePercent,
+				fmt.Sprintf("PSI %s some %.1f%% of the %.1f s interval in this cgroup (avg10 %.1f%%)", r.name, r.w.SomePercent, secs, r.w.SomeAvg10)))
+			if r.name != "cpu" || r.w.FullTotalUS > 0 { // a cgroup's cpu full is meaningful (5.13+), the host's is not
+				fs = append(fs, check("cgroup", "saturation", ThreshPSIFull, fmt.Sprintf(ThreshPSIFull.Metric, r.name), r.w.FullPercent,
+					fmt.Sprintf("PSI %s full %.1f%% of the %.1f s interval in this cgroup (avg10 %.1f%%)", r.name, r.w.FullPercent, secs, r.w.FullAvg10)))
 			}
 		}
 	}

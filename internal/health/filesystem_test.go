@@ -39,10 +39,10 @@ func TestFilesystemUSE(t *testing.T) {
 		}
 	}
 	fs := u.Resources.Filesystem
-	if fs.Utilization.Status != StatusCritical || fs.Utilization.Value != 97.5 || fs.Errors.Count != 3 || fs.Errors.Status != StatusWarning || fs.Saturation.Status != StatusOK {
+	if fs.Utilization.Status != StatusCritical || fs.Utilization.Value != 97.5 || fs.Errors.Count != 3 || fs.Errors.Status != StatusWarning || fs.Saturation.Status != StatusHealthy {
 		t.Errorf("filesystem resource: %+v", fs)
 	}
-	if e := AnalyzeUSE(hostinfo.PerfSnapshot{}).Resources.Filesystem; e.Utilization.Status != StatusOK || e.Errors.Status != StatusOK {
+	if e := AnalyzeUSE(hostinfo.PerfSnapshot{}).Resources.Filesystem; e.Utilization.Status != StatusHealthy || e.Errors.Status != StatusHealthy {
 		t.Errorf("no file systems read: %+v", e)
 	}
 }

@@ -7,30 +7,35 @@ package health
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
 )
 
-// Severity levels of a USE finding, and of a whole check.
+// The status words of every verdict, of a whole check and of each of its
+// metrics alike: healthy (nothing over its warning threshold), warning,
+// critical. A suspicion's severity is one of the last two.
 const (
-	StatusOK       = "ok"
+	StatusHealthy  = "healthy"
 	StatusWarning  = "warning"
 	StatusCritical = "critical"
 )
 
-// UseCheck is perf_use_check's UseCheckData (spec 000 section 3.2).
+// UseCheck is perf_use_check's UseCheckData (spec 000 section 3.2), with
+// the interval its figures were measured over.
 type UseCheck struct {
-	Summary   UseSummary   `json:"summary"`
-	Resources UseResources `json:"resources"`
+	IntervalMS int64        `json:"interval_ms" jsonschema:"the interval every judged figure was measured over"`
+	Summary    UseSummary   `json:"summary"`
+	Resources  UseResources `json:"resources"`
 }
 
-// UseSummary is the verdict: "healthy", "warning" or "critical", one line
-// saying why, and every finding over a threshold, worst first.
+// UseSummary is the verdict: healthy, warning or critical, one line saying
+// why, and every finding over a threshold, worst first and, among equals,
+// the ones that name their cause first.
 type UseSummary struct {
-	Status        string      `json:"status"`
+	Status        string      `json:"status" jsonschema:"healthy, warning or critical"`
 	Verdict       string      `json:"verdict"`
 	TopSuspicions []Suspicion `json:"top_suspicions"`
 }
@@ -47,7 +52,32 @@ type Suspicion struct {
 	Comparison string  `json:"comparison"`
 	Severity   string  `json:"severity"` // warning or critical
 	Detail     string  `json:"detail"`
+	// Cause is what produced the symptom, when the readings show it.
+	Cause *Cause `json:"cause,omitempty" jsonschema:"what produced this symptom when the readings show it, such as a cgroup's own limit, with the numbers behind it"`
 }
+
+// Cause is a symptom's origin: a cgroup's own limit (its CPU quota, its
+// memory limit, its block I/O limit) rather than the host running short.
+// The reading behind it comes along on the suspicion that judges it; a
+// suspicion that only points at a cause (a stall the limit explains)
+// carries its kind and cgroup.
+type Cause struct {
+	Kind   string `json:"kind" jsonschema:"cpu_quota, memory_limit, oom_kill or io_limit"`
+	Cgroup string `json:"cgroup" jsonschema:"the cgroup whose limit it is, as a path inside its hierarchy"`
+	// At most one of these is set.
+	Throttle *hostinfo.CgroupThrottle `json:"cpu_quota,omitempty"`
+	Memory   *hostinfo.CgroupMemLimit `json:"memory_limit,omitempty"`
+	IO       *hostinfo.CgroupIOLimit  `json:"io_limit,omitempty"`
+	Victims  []hostinfo.OOMKill       `json:"oom_victims,omitempty"`
+}
+
+// Cause kinds.
+const (
+	CauseCPUQuota    = "cpu_quota"
+	CauseMemoryLimit = "memory_limit"
+	CauseOOMKill     = "oom_kill"
+	CauseIOLimit     = "io_limit"
+)
 
 // UseResources are the resources the USE check judges: the four of spec
 // 000 and file system capacity.
@@ -67,59 +97,24 @@ type UseMetrics struct {
 	Errors      UseCount `json:"errors"`
 }
 
-// UseValue is a dimension's headline value and the worst status of its checks.
+// UseValue is a dimension's verdict: the worst of its checks (the one
+// nearest its threshold when all are healthy), with that check's metric,
+// value, status and detail, so the value shown is the value judged.
 type UseValue struct {
+	Metric string  `json:"metric,omitempty"`
 	Value  float64 `json:"value"`
-	Status string  `json:"status"`
+	Status string  `json:"status" jsonschema:"healthy, warning or critical"`
 	Detail string  `json:"detail"`
 }
 
-// UseCount is the errors dimension: a count (per second for rates).
+// UseCount is the errors dimension, chosen as UseValue is: Count is the
+// judged check's value (a count, or a rate per second for rates).
 type UseCount struct {
+	Metric string  `json:"metric,omitempty"`
 	Count  float64 `json:"count"`
-	Status string  `json:"status"`
+	Status string  `json:"status" jsonschema:"healthy, warning or critical"`
 	Detail string  `json:"detail"`
 }
-
-// Threshold is one row of spec 000 appendix B.
-type Threshold struct {
-	Metric     string
-	Warn, Crit float64
-	Below      bool // bad when the value is below (available memory)
-}
-
-// The thresholds of spec 000 appendix B. Run queue thresholds are multiples
-// of the CPU count. Network utilisation has no row there; it borrows the CPU
-// row. OOM kills and listen drops have none either: any is an error.
-var (
-	ThreshCPUBusy      = Threshold{Metric: "cpu_busy_percent", Warn: 70, Crit: 90}
-	ThreshRunQueue     = Threshold{Metric: "run_queue_per_cpu", Warn: 1, Crit: 2}
-	ThreshMemAvailable = Threshold{Metric: "memory_available_percent", Warn: 20, Crit: 10, Below: true}
-	ThreshSwapUsed     = Threshold{Metric: "swap_used_percent", Warn: 0, Crit: 50}
-	ThreshOOMKills     = Threshold{Metric: "oom_kills", Warn: 0, Crit: 0}
-	ThreshDiskUtil     = Threshold{Metric: "disk_utilization_percent", Warn: 60, Crit: 80}
-	ThreshDiskQueue    = Threshold{Metric: "disk_avg_queue_size", Warn: 2, Crit: 8}
-	ThreshNetUtil      = Threshold{Metric: "network_utilization_percent", Warn: 70, Crit: 90}
-	ThreshNetDrops     = Threshold{Metric: "network_drops_per_sec", Warn: 0, Crit: 100}
-	ThreshNetErrors    = Threshold{Metric: "network_errors_per_sec", Warn: 0, Crit: 100}
-	ThreshListenDrops  = Threshold{Metric: "tcp_listen_drops_per_sec", Warn: 0, Crit: 100}
-	ThreshRetransmit   = Threshold{Metric: "tcp_retransmit_percent", Warn: 1, Crit: 5}
-	ThreshPSISome      = Threshold{Metric: "psi_%s_some_avg10", Warn: 10, Crit: 25}
-	ThreshPSIFull      = Threshold{Metric: "psi_%s_full_avg10", Warn: 5, Crit: 15}
-	// An accept queue more than half full means the program accepts slower
-	// than connections arrive; a full one refuses them (listen overflows).
-	ThreshListenQueue = Threshold{Metric: "listen_queue_fill_percent", Warn: 50, Crit: 90}
-	// File system capacity has no row in appendix B. A full file system
-	// fails writes outright, so the bar is df's usual alarm levels; errors
-	// ext4 recorded since the last fsck are a warning (they may be old).
-	ThreshFSUsed   = Threshold{Metric: "filesystem_used_percent", Warn: 85, Crit: 95}
-	ThreshFSInodes = Threshold{Metric: "filesystem_inodes_used_percent", Warn: 85, Crit: 95}
-	ThreshFSErrors = Threshold{Metric: "filesystem_errors", Warn: 0, Crit: math.Inf(1)}
-)
-
-// MinRetransSegs is the fewest segments sent in the interval for which a
-// retransmit percentage is judged: 1 lost of 20 is not a 5% problem.
-const MinRetransSegs = 100
 
 // Judge says how bad v is against t.
 func (t Threshold) Judge(v float64) (severity string, crossed float64) {
@@ -130,7 +125,7 @@ func (t Threshold) Judge(v float64) (severity string, crossed float64) {
 		case v < t.Warn:
 			return StatusWarning, t.Warn
 		}
-		return StatusOK, t.Warn
+		return StatusHealthy, t.Warn
 	}
 	switch {
 	case v > t.Crit:
@@ -138,7 +133,7 @@ func (t Threshold) Judge(v float64) (severity string, crossed float64) {
 	case v > t.Warn:
 		return StatusWarning, t.Warn
 	}
-	return StatusOK, t.Warn
+	return StatusHealthy, t.Warn
 }
 
 // finding is a check's outcome before it is sorted into the report.
@@ -155,13 +150,19 @@ func check(resource, dim string, t Threshold, metric string, v float64, detail s
 		cmpOp = "<"
 	}
 	return finding{Suspicion: Suspicion{Resource: resource, Dimension: dim, Metric: metric, Value: num.Round2(v),
-		Threshold: crossed, Comparison: cmpOp, Severity: sev, Detail: detail}, ok: sev == StatusOK}
+		Threshold: crossed, Comparison: cmpOp, Severity: sev, Detail: detail}, ok: sev == StatusHealthy}
+}
+
+// fine is a check that has nothing to judge, saying why.
+func fine(detail string) finding {
+	return finding{Suspicion: Suspicion{Severity: StatusHealthy, Detail: detail}, ok: true}
 }
 
 // summarize turns a list of checks into the summary: status, verdict line and
-// the suspicions sorted by severity, then by how far over the threshold.
+// the suspicions sorted by severity, then those naming a cause first (the
+// cause before its symptoms), then by how far over the threshold.
 func summarize(fs []finding) UseSummary {
-	sum := UseSummary{Status: "healthy", TopSuspicions: []Suspicion{}}
+	sum := UseSummary{Status: StatusHealthy, TopSuspicions: []Suspicion{}}
 	for _, f := range fs {
 		if !f.ok {
 			sum.TopSuspicions = append(sum.TopSuspicions, f.Suspicion)
@@ -169,6 +170,9 @@ func summarize(fs []finding) UseSummary {
 	}
 	slices.SortStableFunc(sum.TopSuspicions, func(a, b Suspicion) int {
 		if c := cmp.Compare(rank(b.Severity), rank(a.Severity)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(causeRank(b), causeRank(a)); c != 0 {
 			return c
 		}
 		return cmp.Compare(excess(b), excess(a))
@@ -184,6 +188,18 @@ func summarize(fs []finding) UseSummary {
 	}
 	sum.Verdict = fmt.Sprintf("%s: %s", sum.Status, strings.Join(parts, "; "))
 	return sum
+}
+
+// causeRank puts a suspicion that carries its cause's reading before one
+// that only points at it, and both before plain symptoms.
+func causeRank(s Suspicion) int {
+	switch {
+	case s.Cause == nil:
+		return 0
+	case s.Cause.Throttle == nil && s.Cause.Memory == nil && s.Cause.IO == nil && s.Cause.Victims == nil:
+		return 1
+	}
+	return 2
 }
 
 func rank(sev string) int {
@@ -208,14 +224,15 @@ func excess(s Suspicion) float64 {
 	return (s.Value - s.Threshold) / s.Threshold
 }
 
-// worst folds findings into a dimension's status and detail: the worst
-// finding's, or the first (headline) one's when all are fine.
-func worst(fs ...finding) (status, detail string) {
+// worst picks the finding a dimension shows: the most severe, and among
+// equals the one furthest past (or nearest to) its threshold, so that the
+// value, status and detail shown are one check's.
+func worst(fs ...finding) finding {
 	best := fs[0]
 	for _, f := range fs[1:] {
-		if rank(f.Severity) > rank(best.Severity) {
+		if r, b := rank(f.Severity), rank(best.Severity); r > b || r == b && f.Metric != "" && (best.Metric == "" || excess(f.Suspicion) > excess(best.Suspicion)) {
 			best = f
 		}
 	}
-	return best.Severity, best.Detail
+	return best
 }

@@ -163,6 +163,7 @@ type CgroupSample struct {
 	Time time.Time
 	cpu  cgCPU
 	io   []ioStat
+	psi  map[string]PSIStats // the cgroup's own v2 pressure files
 }
 
 type cgCPU struct {

@@ -19,6 +19,8 @@ type CgroupSummary struct {
 	Pressure   *CgroupPressure `json:"pressure,omitempty"`
 	IO         []CgroupIO      `json:"io"`
 	PIDs       *CgroupPIDs     `json:"pids,omitempty"`
+	// PressureWindow is the cgroup's own stall over the interval.
+	PressureWindow *CgroupPressureWindow `json:"pressure_window,omitempty" jsonschema:"the cgroup's own stall over the interval from its v2 pressure files' total= counters; absent when it has none of its own (v1 only, or the v2 root, whose files are the host's)"`
 }
 
 // CgroupCPU is a cgroup's CPU use and throttling: totals since the cgroup
@@ -86,6 +88,7 @@ func (h *Host) SampleCgroup(d CgroupDirs) CgroupSample {
 	s := CgroupSample{Time: time.Now()}
 	s.cpu = readCgCPU(d)
 	s.io = readCgIO(d)
+	s.psi = readCgPressure(d)
 	return s
 }
 
@@ -148,6 +151,7 @@ func (h *Host) BuildCgroupSummary(d CgroupDirs, a, b CgroupSample) (CgroupSummar
 	s.Memory = cgroupMemory(d, &w)
 	s.Pressure = cgroupPressure(d)
 	s.PIDs = cgroupPIDs(d)
+	s.PressureWindow = cgroupPressureWindow(d, a.psi, b.psi, b.Time.Sub(a.Time))
 	prev := map[string]ioStat{}
 	for _, x := range a.io {
 		prev[x.Dev] = x

@@ -1,0 +1,186 @@
+package hostinfo
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/hostmcp/hostmcp/internal/num"
+)
+
+// maxLimited is how many cgroups each list of PerfCgroups keeps.
+const maxLimited = 5
+
+// PerfCgroups are the cgroups whose own limits bound their processes
+// during the interval, from every cgroup with a limit in every mounted
+// hierarchy (v1 controllers and the v2 tree). Each number names the file
+// it came from.
+type PerfCgroups struct {
+	Scanned int  `json:"scanned" jsonschema:"cgroup directories looked at"`
+	Partial bool `json:"partial,omitempty" jsonschema:"true when the host has more cgroups than one scan reads (5000): the lists may miss some"`
+	// CPUThrottled are the cgroups whose CPU quota ran out during the
+	// interval, most throttled time first.
+	CPUThrottled []CgroupThrottle `json:"cpu_throttled" jsonschema:"cgroups whose CFS quota ran out during the interval, most throttled time first (at most 5)"`
+	// MemoryLimited are cgroups with a memory limit: any that had OOM kills
+	// during the interval, then the fullest.
+	MemoryLimited []CgroupMemLimit `json:"memory_limited" jsonschema:"cgroups with a memory limit: those with OOM kills during the interval first, then the fullest (at most 5)"`
+	// IOLimited are devices a cgroup has block I/O limits on, nearest a
+	// limit first.
+	IOLimited []CgroupIOLimit `json:"io_limited" jsonschema:"block I/O limits of cgroups (blkio.throttle or io.max), per device, the rate nearest its limit first (at most 5)"`
+}
+
+// CgroupThrottle is one cgroup's CFS quota throttling over the interval.
+type CgroupThrottle struct {
+	Cgroup string `json:"cgroup" jsonschema:"path inside its hierarchy"`
+	Source string `json:"source" jsonschema:"the cpu.stat file the counters come from"`
+	// QuotaCPUs is quota/period: the CPUs' worth of time allowed per period.
+	QuotaCPUs float64 `json:"quota_cpus"`
+	QuotaUS   uint64  `json:"quota_us"`
+	PeriodUS  uint64  `json:"period_us"`
+	// Periods and ThrottledPeriods are the growth of nr_periods and
+	// nr_throttled over the interval.
+	Periods          uint64  `json:"periods"`
+	ThrottledPeriods uint64  `json:"throttled_periods"`
+	ThrottledPercent float64 `json:"throttled_percent" jsonschema:"throttled periods per period with runnable tasks, percent"`
+	// ThrottledMS is the growth of throttled_time (v1, ns) or
+	// throttled_usec (v2): how long its run queues were held off the CPU,
+	// summed over CPUs. ThrottledTotalMS is the counter at the end of the
+	// interval, since the cgroup was made.
+	ThrottledMS      float64         `json:"throttled_ms"`
+	ThrottledTotalMS float64         `json:"throttled_total_ms"`
+	Processes        []CgroupProcess `json:"processes" jsonschema:"its processes (and its children's), most CPU time first (at most 5)"`
+}
+
+// CgroupMemLimit is one cgroup's memory use against its limit.
+type CgroupMemLimit struct {
+	Cgroup     string `json:"cgroup" jsonschema:"path inside its hierarchy"`
+	Source     string `json:"source" jsonschema:"the directory whose memory files were read"`
+	LimitBytes uint64 `json:"limit_bytes"`
+	UsageBytes uint64 `json:"usage_bytes" jsonschema:"memory.usage_in_bytes (v1) or memory.current (v2), page cache included"`
+	// WorkingSetBytes is usage less inactive file pages, which the kernel
+	// reclaims before it kills anything.
+	WorkingSetBytes   uint64  `json:"working_set_bytes"`
+	WorkingSetPercent float64 `json:"working_set_percent" jsonschema:"working set per limit, percent"`
+	// OOMKills is the growth of oom_kill over the interval (the cgroup and
+	// those below it); OOMKillsTotal the counter at its end.
+	OOMKills      uint64          `json:"oom_kills"`
+	OOMKillsTotal uint64          `json:"oom_kills_total"`
+	LimitHits     uint64          `json:"limit_hits" jsonschema:"times usage hit the limit during the interval (v1 memory.failcnt, v2 memory.events max)"`
+	Processes     []CgroupProcess `json:"processes" jsonschema:"its processes (and its children's), largest resident set first (at most 5)"`
+}
+
+// CgroupIOLimit is one cgroup's I/O on one device with a limit.
+type CgroupIOLimit struct {
+	Cgroup string   `json:"cgroup" jsonschema:"path inside its hierarchy"`
+	Source string   `json:"source" jsonschema:"the directory whose limit and counter files were read"`
+	Device string   `json:"device"`
+	Limits IOLimits `json:"limits" jsonschema:"bytes and I/Os per second allowed; absent is no limit"`
+	// Rates over the interval, from blkio.throttle.io_service_bytes and
+	// io_serviced (v1) or io.stat (v2).
+	ReadBytesPerSec  float64 `json:"read_bytes_per_sec"`
+	WriteBytesPerSec float64 `json:"write_bytes_per_sec"`
+	ReadsPerSec      float64 `json:"reads_per_sec"`
+	WritesPerSec     float64 `json:"writes_per_sec"`
+	// LimitUsedPercent is the highest share of one of its limits that the
+	// interval's rate reached, and Limit names it (write_iops...): at 100
+	// the device would take more, the limit holds the cgroup back.
+	LimitUsedPercent float64         `json:"limit_used_percent"`
+	Limit            string          `json:"limit" jsonschema:"read_bps, write_bps, read_iops or write_iops"`
+	LimitFile        string          `json:"limit_file" jsonschema:"the file the limit was read from: blkio.throttle.<limit>_device (v1) or io.max (v2)"`
+	Processes        []CgroupProcess `json:"processes" jsonschema:"its processes (and its children's), most CPU time first (at most 5)"`
+}
+
+// limitedSection computes PerfCgroups between two scans dt seconds apart;
+// nil when neither scan read any cgroup.
+func limitedSection(a, b cgroupLimits, dt float64) *PerfCgroups {
+	if b.dirs == 0 {
+		return nil
+	}
+	c := &PerfCgroups{Scanned: b.dirs, Partial: a.partial || b.partial,
+		CPUThrottled: []CgroupThrottle{}, MemoryLimited: []CgroupMemLimit{}, IOLimited: []CgroupIOLimit{}}
+	for key, q := range b.cpu {
+		p, ok := a.cpu[key]
+		if !ok || delta(p.throttledNS, q.throttledNS) == 0 && delta(p.throttled, q.throttled) == 0 {
+			continue
+		}
+		t := CgroupThrottle{Cgroup: q.cgroup, Source: q.stat, QuotaUS: q.quotaUS, PeriodUS: q.periodUS,
+			QuotaCPUs: num.Round3(float64(q.quotaUS) / float64(q.periodUS)), Periods: delta(p.periods, q.periods),
+			ThrottledPeriods: delta(p.throttled, q.throttled), ThrottledMS: num.Round3(float64(delta(p.throttledNS, q.throttledNS)) / 1e6),
+			ThrottledTotalMS: num.Round3(float64(q.throttledNS) / 1e6), Processes: []CgroupProcess{}}
+		if t.Periods > 0 {
+			t.ThrottledPercent = num.Round2(float64(t.ThrottledPeriods) / float64(t.Periods) * 100)
+		}
+		c.CPUThrottled = append(c.CPUThrottled, t)
+	}
+	slices.SortFunc(c.CPUThrottled, func(x, y CgroupThrottle) int {
+		return cmp.Or(cmp.Compare(y.ThrottledMS, x.ThrottledMS), cmp.Compare(x.Cgroup, y.Cgroup))
+	})
+	c.CPUThrottled = c.CPUThrottled[:min(len(c.CPUThrottled), maxLimited)]
+
+	for key, m := range b.mem {
+		p, ok := a.mem[key]
+		if !ok {
+			p = m // made during the interval: no growth to report
+		}
+		ws := m.usage - min(m.inactiveFile, m.usage)
+		c.MemoryLimited = append(c.MemoryLimited, CgroupMemLimit{Cgroup: m.cgroup, Source: m.dir, LimitBytes: m.limit,
+			UsageBytes: m.usage, WorkingSetBytes: ws, WorkingSetPercent: num.Round2(float64(ws) / float64(max(m.limit, 1)) * 100),
+			OOMKills: delta(p.oomKills, m.oomKills), OOMKillsTotal: m.oomKills, LimitHits: delta(p.limitHits, m.limitHits),
+			Processes: []CgroupProcess{}})
+	}
+	slices.SortFunc(c.MemoryLimited, func(x, y CgroupMemLimit) int {
+		return cmp.Or(cmp.Compare(y.OOMKills, x.OOMKills), cmp.Compare(y.WorkingSetPercent, x.WorkingSetPercent), cmp.Compare(x.Cgroup, y.Cgroup))
+	})
+	c.MemoryLimited = c.MemoryLimited[:min(len(c.MemoryLimited), maxLimited)]
+
+	for key, r := range b.io {
+		prev := map[string]ioStat{}
+		for _, s := range a.io[key].stats {
+			prev[s.Dev] = s
+		}
+		now := map[string]ioStat{}
+		for _, s := range r.stats {
+			now[s.Dev] = s
+		}
+		for dev, l := range r.limits {
+			x, p := now[dev], prev[dev]
+			if _, ok := a.io[key]; !ok {
+				p = x
+			}
+			rate := func(from, to uint64) float64 { return num.Round2(float64(delta(from, to)) / dt) }
+			row := CgroupIOLimit{Cgroup: r.cgroup, Source: r.dir, Device: cmp.Or(r.names[dev], dev), Limits: l,
+				ReadBytesPerSec: rate(p.RBytes, x.RBytes), WriteBytesPerSec: rate(p.WBytes, x.WBytes),
+				ReadsPerSec: rate(p.RIOs, x.RIOs), WritesPerSec: rate(p.WIOs, x.WIOs), Processes: []CgroupProcess{}}
+			row.LimitUsedPercent, row.Limit = nearestLimit(row)
+			row.LimitFile = "io.max"
+			if !r.v2 {
+				row.LimitFile = "blkio.throttle." + row.Limit + "_device"
+			}
+			c.IOLimited = append(c.IOLimited, row)
+		}
+	}
+	slices.SortFunc(c.IOLimited, func(x, y CgroupIOLimit) int {
+		return cmp.Or(cmp.Compare(y.LimitUsedPercent, x.LimitUsedPercent), cmp.Compare(x.Cgroup, y.Cgroup), cmp.Compare(x.Device, y.Device))
+	})
+	c.IOLimited = c.IOLimited[:min(len(c.IOLimited), maxLimited)]
+	return c
+}
+
+// nearestLimit is the highest share of a limit that row's rates reached,
+// and that limit's name.
+func nearestLimit(row CgroupIOLimit) (float64, string) {
+	best, name := 0.0, ""
+	for _, x := range []struct {
+		name  string
+		limit uint64
+		rate  float64
+	}{{"read_bps", row.Limits.ReadBPS, row.ReadBytesPerSec}, {"write_bps", row.Limits.WriteBPS, row.WriteBytesPerSec},
+		{"read_iops", row.Limits.ReadIOPS, row.ReadsPerSec}, {"write_iops", row.Limits.WriteIOPS, row.WritesPerSec}} {
+		if x.limit == 0 {
+			continue
+		}
+		if pct := x.rate / float64(x.limit) * 100; name == "" || pct > best {
+			best, name = pct, x.name
+		}
+	}
+	return num.Round2(best), name
+}
