@@ -6,10 +6,11 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/hostmcp/hostmcp/internal/triage"
+	"github.com/hostmcp/hostmcp/internal/health"
 )
 
-// triageCmd prints a short health report of this machine, verdict first.
+// triageCmd prints a short health report of this machine, verdict first;
+// it exits 1 when perf_info or perf_snapshot failed.
 func triageCmd(args []string, s stdio) int {
 	c := newCommon("triage", s)
 	if err := c.fs.Parse(args); err != nil {
@@ -22,8 +23,8 @@ func triageCmd(args []string, s stdio) int {
 		return 1
 	}
 	defer a.Close()
-	rep := triage.Collect(ctx, a.Server)
-	if err := rep.Write(s.out); err != nil {
+	rep := health.Collect(ctx, a.Server, "hostmcp triage") // the system_health flow's report
+	if err := rep.WriteText(s.out); err != nil {
 		fmt.Fprintf(s.err, "hostmcp: %v\n", err)
 		return 1
 	}
