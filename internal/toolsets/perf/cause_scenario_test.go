@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
@@ -139,5 +142,87 @@ func TestScenarioOOMKillNamed(t *testing.T) {
 	}
 	if m := x.Cause.Memory; m == nil || m.OOMKills != after-before || m.OOMKillsTotal != after || math.Abs(float64(m.LimitBytes)-float64(used+64<<20)) > 4096 {
 		t.Errorf("the cgroup's reading: %+v; the test read oom_kill %d -> %d", m, before, after)
+	}
+}
+
+// rootDisk is the whole disk under /var/tmp, "major:minor", where blkio
+// limits apply (a partition's I/O is throttled at its disk).
+func rootDisk(t *testing.T) string {
+	t.Helper()
+	var st unix.Stat_t
+	if err := unix.Stat("/var/tmp", &st); err != nil {
+		t.Fatal(err)
+	}
+	dev := fmt.Sprintf("%d:%d", unix.Major(st.Dev), unix.Minor(st.Dev))
+	if _, err := os.Stat("/sys/dev/block/" + dev + "/partition"); err == nil {
+		b, err := os.ReadFile("/sys/dev/block/" + dev + "/../dev")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev = strings.TrimSpace(string(b))
+	}
+	if _, err := os.Stat("/sys/dev/block/" + dev); err != nil {
+		testutil.Missing(t, "/var/tmp is on %s, not a block device", dev)
+	}
+	return dev
+}
+
+// blkioWrites reads the writes a v1 blkio cgroup has done on dev.
+func blkioWrites(t *testing.T, dir, dev string) uint64 {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "blkio.throttle.io_serviced"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == dev && f[1] == "Write" {
+			v, _ := strconv.ParseUint(f[2], 10, 64)
+			return v
+		}
+	}
+	return 0
+}
+
+// Direct writes under an 80 write IOPS limit on the root disk: the verdict
+// names the limit, its cgroup and the writer as the cause of slow writes,
+// with a write rate that the cgroup's own counters bound around the call.
+func TestScenarioIOLimitNamedAsCause(t *testing.T) {
+	testutil.ExclusiveLoad(t)
+	if _, err := os.Stat("/sys/fs/cgroup/blkio"); err != nil {
+		testutil.Missing(t, "no v1 blkio hierarchy here: %v", err) // v2 io.max is tested from fixtures
+	}
+	dev := rootDisk(t)
+	dir, _ := cgroupDir(t, "blkio", map[string]string{"blkio.throttle.write_iops_device": dev + " 80"})
+	tmp, err := os.MkdirTemp("/var/tmp", "hostmcp-iolimit-") // on the root disk, never a tmpfs
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	// The writer joins the cgroup before it opens its file and writes.
+	writer := startWorkload(t, []string{"/bin/sh", "-c", `echo $$ > "$0"/cgroup.procs && exec "$@"`, dir}, "diskwrite", filepath.Join(tmp, "f"))
+	before, t0 := blkioWrites(t, dir, dev), time.Now()
+	u := useCheck(t, newSet())
+	after, t1 := blkioWrites(t, dir, dev), time.Now()
+
+	cg := "/" + filepath.Base(dir)
+	x := causeOf(u.Summary, health.CauseIOLimit, cg)
+	if x == nil {
+		t.Fatalf("direct writes under an 80 IOPS limit in %s: verdict %q %+v", cg, u.Summary.Verdict, u.Summary.TopSuspicions)
+	}
+	l := x.Cause.IO
+	window := float64(u.IntervalMS) / 1000
+	writes := l.WritesPerSec * window
+	outer := float64(after - before)
+	if l.Limits.WriteIOPS != 80 || l.Limit != "write_iops" || l.LimitFile != "blkio.throttle.write_iops_device" || !hasPID(l.Processes, writer.Process.Pid) {
+		t.Errorf("the limited cgroup's reading: %+v", l)
+	}
+	// The interval lies inside the test's readings, and blk-throttle lets
+	// a throttled cgroup's I/O through in slices: the counts agree within
+	// what the limit allows outside the interval and a tenth for slices.
+	if writes > outer+1 || writes < outer-80*(t1.Sub(t0).Seconds()-window)-0.1*outer-2 || l.LimitUsedPercent < health.ThreshIOLimit.Warn {
+		t.Errorf("%.1f writes in the %.2f s interval (%.0f%% of the limit); the cgroup counted %.0f in the %.2f s around the call", writes, window, l.LimitUsedPercent, outer, t1.Sub(t0).Seconds())
+	}
+	if x.Resource != "disk" || !strings.Contains(x.Detail, "blkio.throttle.write_iops_device") || !strings.Contains(x.Detail, fmt.Sprintf("pid %d", writer.Process.Pid)) {
+		t.Errorf("suspicion %+v", x)
 	}
 }
