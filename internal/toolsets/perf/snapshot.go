@@ -21,7 +21,7 @@ func (s *Set) snapshotTool() *tool.Def {
 		Name:        "perf_snapshot",
 		Kind:        tool.ReadOnly,
 		Title:       "Performance snapshot",
-		Description: "CPU, memory, per-disk I/O (iostat -x), network and TCP rates per second measured over interval_ms, with load, run queue, PSI and file system capacity (df); the baseline before perf_use_check or a profile.",
+		Description: "CPU, memory, per-disk I/O (iostat -x), network and TCP rates per second and PSI stall measured over interval_ms, with load, run queue, file system capacity (df), and the cgroups whose CPU quota, memory or I/O limit held processes back; the baseline before a profile.",
 		Timeout:     15 * time.Second,
 	}, s.handleSnapshot).WithRange("interval_ms", minIntervalMS, maxIntervalMS)
 }

@@ -18,7 +18,7 @@ func (s *Set) useCheck() *tool.Def {
 		Name:        "perf_use_check",
 		Kind:        tool.ReadOnly,
 		Title:       "USE method check",
-		Description: "Utilisation, saturation and errors of CPU, memory, disk, network (PSI included) and file system capacity judged against fixed thresholds over interval_ms, with a status and the top suspicions worst first, each with its metric, value and threshold.",
+		Description: "Utilisation, saturation and errors of CPU, memory, disk, network (PSI stall) and file system capacity measured over interval_ms and judged against fixed thresholds: healthy, warning or critical, and the suspicions worst first, naming the cgroup whose own quota or limit caused them.",
 		Timeout:     15 * time.Second,
 	}, s.handleUseCheck).WithRange("interval_ms", minIntervalMS, maxIntervalMS)
 }
