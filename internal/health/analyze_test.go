@@ -25,20 +25,20 @@ func quiet() hostinfo.PerfSnapshot {
 	}
 }
 
-func throttled(pct, ms float64) hostinfo.CgroupThrottle {
-	return hostinfo.CgroupThrottle{Cgroup: "/batch", Source: "/sys/fs/cgroup/cpu/batch/cpu.stat", QuotaCPUs: 0.5, QuotaUS: 50000, PeriodUS: 100000,
+func throttled(pct, ms float64) hostinfo.ThrottledCgroup {
+	return hostinfo.ThrottledCgroup{Cgroup: "/batch", Source: "/sys/fs/cgroup/cpu/batch/cpu.stat", QuotaCPUs: 0.5, QuotaUS: 50000, PeriodUS: 100000,
 		Periods: 15, ThrottledPeriods: uint64(pct * 15 / 100), ThrottledPercent: pct, ThrottledMS: ms, ThrottledTotalMS: 9000 + ms,
 		Processes: []hostinfo.CgroupProcess{{PID: 4321, Comm: "encoder", CPUSeconds: 12.5}}}
 }
 
-func memLimited(pct float64, ooms uint64) hostinfo.CgroupMemLimit {
-	return hostinfo.CgroupMemLimit{Cgroup: "/web", Source: "/sys/fs/cgroup/memory/web", LimitBytes: 1 << 30, UsageBytes: 1 << 30,
+func memLimited(pct float64, ooms uint64) hostinfo.MemoryLimitedCgroup {
+	return hostinfo.MemoryLimitedCgroup{Cgroup: "/web", Source: "/sys/fs/cgroup/memory/web", LimitBytes: 1 << 30, UsageBytes: 1 << 30,
 		WorkingSetBytes: uint64(pct / 100 * (1 << 30)), WorkingSetPercent: pct, OOMKills: ooms, OOMKillsTotal: ooms + 1,
 		Processes: []hostinfo.CgroupProcess{{PID: 777, Comm: "java", RSSBytes: 900 << 20}}}
 }
 
-func ioLimited(pct float64) hostinfo.CgroupIOLimit {
-	return hostinfo.CgroupIOLimit{Cgroup: "/backup", Source: "/sys/fs/cgroup/blkio/backup", Device: "vda", Limits: hostinfo.IOLimits{WriteIOPS: 80},
+func ioLimited(pct float64) hostinfo.IOLimitedCgroup {
+	return hostinfo.IOLimitedCgroup{Cgroup: "/backup", Source: "/sys/fs/cgroup/blkio/backup", Device: "vda", Limits: hostinfo.DeviceIOLimits{WriteIOPS: 80},
 		WritesPerSec: pct * 0.8, LimitUsedPercent: pct, Limit: "write_iops", LimitFile: "blkio.throttle.write_iops_device",
 		Processes: []hostinfo.CgroupProcess{{PID: 99, Comm: "dd"}}}
 }
@@ -71,23 +71,23 @@ func TestAnalyzeUSE(t *testing.T) {
 		}, "cpu", "psi_cpu_some_percent", "warning", "", []string{"PSI cpu some 12.0% of the 1.5 s interval", "avg10 1.0%"}},
 		{"psi cpu: critical", func(s *hostinfo.PerfSnapshot) { s.Pressure.CPU.SomePercent = 30 }, "cpu", "psi_cpu_some_percent", "critical", "", nil},
 		{"quota throttling: below", func(s *hostinfo.PerfSnapshot) {
-			s.Cgroups.CPUThrottled = []hostinfo.CgroupThrottle{throttled(4, 20)}
+			s.Cgroups.CPUThrottled = []hostinfo.ThrottledCgroup{throttled(4, 20)}
 		}, "cpu", "cpu_throttled_percent", "healthy", "", nil},
 		{"quota throttling: warning", func(s *hostinfo.PerfSnapshot) {
-			s.Cgroups.CPUThrottled = []hostinfo.CgroupThrottle{throttled(20, 100)}
+			s.Cgroups.CPUThrottled = []hostinfo.ThrottledCgroup{throttled(20, 100)}
 		}, "cpu", "cpu_throttled_percent", "warning", "cpu_quota", []string{"cgroup /batch", "quota of 0.50 CPUs", "throttled 100 ms in the 1.5 s interval", "pid 4321 (encoder)"}},
 		{"quota throttling: critical", func(s *hostinfo.PerfSnapshot) {
-			s.Cgroups.CPUThrottled = []hostinfo.CgroupThrottle{throttled(93, 700)}
+			s.Cgroups.CPUThrottled = []hostinfo.ThrottledCgroup{throttled(93, 700)}
 		}, "cpu", "cpu_throttled_percent", "critical", "cpu_quota", nil},
 		{"the stall of an idle host is the quota's", func(s *hostinfo.PerfSnapshot) {
 			s.CPU.Utilization.Busy = 34
 			s.Pressure.CPU.SomePercent = 35
-			s.Cgroups.CPUThrottled = []hostinfo.CgroupThrottle{throttled(93, 700)}
+			s.Cgroups.CPUThrottled = []hostinfo.ThrottledCgroup{throttled(93, 700)}
 		}, "cpu", "psi_cpu_some_percent", "critical", "cpu_quota", []string{"this is quota throttling, not a busy host: cgroup /batch was held off the CPU 700 ms"}},
 		{"a busy host's stall is not only the quota's", func(s *hostinfo.PerfSnapshot) {
 			s.CPU.Utilization.Busy = 99
 			s.Pressure.CPU.SomePercent = 80
-			s.Cgroups.CPUThrottled = []hostinfo.CgroupThrottle{throttled(93, 700)}
+			s.Cgroups.CPUThrottled = []hostinfo.ThrottledCgroup{throttled(93, 700)}
 		}, "cpu", "psi_cpu_some_percent", "critical", "cpu_quota", []string{"besides the busy CPUs"}},
 
 		{"memory available: warning", func(s *hostinfo.PerfSnapshot) { s.Memory.AvailablePercent = 15 }, "memory", "memory_available_percent", "warning", "", []string{"memory available 15.0%"}},
@@ -97,19 +97,19 @@ func TestAnalyzeUSE(t *testing.T) {
 		{"psi memory full: warning", func(s *hostinfo.PerfSnapshot) { s.Pressure.Memory.FullPercent = 6 }, "memory", "psi_memory_full_percent", "warning", "", nil},
 		{"psi memory some: critical", func(s *hostinfo.PerfSnapshot) { s.Pressure.Memory.SomePercent = 40 }, "memory", "psi_memory_some_percent", "critical", "", nil},
 		{"memory limit: below", func(s *hostinfo.PerfSnapshot) {
-			s.Cgroups.MemoryLimited = []hostinfo.CgroupMemLimit{memLimited(60, 0)}
+			s.Cgroups.MemoryLimited = []hostinfo.MemoryLimitedCgroup{memLimited(60, 0)}
 		}, "memory", "memory_limit_used_percent", "healthy", "", nil},
 		{"memory limit: warning", func(s *hostinfo.PerfSnapshot) {
-			s.Cgroups.MemoryLimited = []hostinfo.CgroupMemLimit{memLimited(85, 0)}
+			s.Cgroups.MemoryLimited = []hostinfo.MemoryLimitedCgroup{memLimited(85, 0)}
 		}, "memory", "memory_limit_used_percent", "warning", "memory_limit", []string{"cgroup /web at 85% of its 1.0 GiB memory limit", "pid 777 (java) 900.0 MiB"}},
 		{"memory limit: critical, and the stall is its", func(s *hostinfo.PerfSnapshot) {
-			s.Cgroups.MemoryLimited = []hostinfo.CgroupMemLimit{memLimited(97, 0)}
+			s.Cgroups.MemoryLimited = []hostinfo.MemoryLimitedCgroup{memLimited(97, 0)}
 			s.Pressure.Memory.SomePercent = 30
 		}, "memory", "psi_memory_some_percent", "critical", "memory_limit", []string{"cgroup /web is near its memory limit"}},
 		{"oom kill: victims named with the cgroup whose limit killed them", func(s *hostinfo.PerfSnapshot) {
 			s.Memory.OOMKills = 1
 			s.Memory.OOMVictims = []hostinfo.OOMKill{{PID: 777, Comm: "java", Cgroup: "/web", LimitCgroup: "/web", Constraint: "CONSTRAINT_MEMCG"}}
-			s.Cgroups.MemoryLimited = []hostinfo.CgroupMemLimit{memLimited(40, 1)}
+			s.Cgroups.MemoryLimited = []hostinfo.MemoryLimitedCgroup{memLimited(40, 1)}
 		}, "memory", "oom_kills", "critical", "oom_kill", []string{"1 OOM kills during the interval (3 since boot)", "pid 777 (java) in memory cgroup /web, killed at the memory limit of cgroup /web", "(limit 1.0 GiB)"}},
 		{"oom kill: the host ran out", func(s *hostinfo.PerfSnapshot) {
 			s.Memory.OOMKills = 1
@@ -117,7 +117,7 @@ func TestAnalyzeUSE(t *testing.T) {
 		}, "memory", "oom_kills", "critical", "", []string{"killed at the host ran out of memory"}},
 		{"oom kill: the log unread, the cgroup's counter names it", func(s *hostinfo.PerfSnapshot) {
 			s.Memory.OOMKills = 1
-			s.Cgroups.MemoryLimited = []hostinfo.CgroupMemLimit{memLimited(40, 1)}
+			s.Cgroups.MemoryLimited = []hostinfo.MemoryLimitedCgroup{memLimited(40, 1)}
 		}, "memory", "oom_kills", "critical", "oom_kill", []string{"1 in cgroup /web at its 1.0 GiB memory limit", "was not read"}},
 		{"oom kill: nothing names it", func(s *hostinfo.PerfSnapshot) { s.Memory.OOMKills = 2 }, "memory", "oom_kills", "critical", "", []string{"was not read"}},
 
@@ -127,17 +127,17 @@ func TestAnalyzeUSE(t *testing.T) {
 		{"disk queue: critical", func(s *hostinfo.PerfSnapshot) { s.IO.Devices[0].AvgQueueSize = 9 }, "disk", "disk_avg_queue_size", "critical", "", nil},
 		{"psi io full: critical", func(s *hostinfo.PerfSnapshot) { s.Pressure.IO.FullPercent = 20 }, "disk", "psi_io_full_percent", "critical", "", nil},
 		{"io limit: below", func(s *hostinfo.PerfSnapshot) {
-			s.Cgroups.IOLimited = []hostinfo.CgroupIOLimit{ioLimited(50)}
+			s.Cgroups.IOLimited = []hostinfo.IOLimitedCgroup{ioLimited(50)}
 		}, "disk", "io_limit_used_percent", "healthy", "", nil},
 		{"io limit: warning", func(s *hostinfo.PerfSnapshot) {
-			s.Cgroups.IOLimited = []hostinfo.CgroupIOLimit{ioLimited(85)}
+			s.Cgroups.IOLimited = []hostinfo.IOLimitedCgroup{ioLimited(85)}
 		}, "disk", "io_limit_used_percent", "warning", "io_limit", nil},
 		{"io limit: the slow writes are the limit's", func(s *hostinfo.PerfSnapshot) {
-			s.Cgroups.IOLimited = []hostinfo.CgroupIOLimit{ioLimited(100)}
+			s.Cgroups.IOLimited = []hostinfo.IOLimitedCgroup{ioLimited(100)}
 			s.Pressure.IO.SomePercent = 60
 		}, "disk", "psi_io_some_percent", "critical", "io_limit", []string{"cgroup /backup is held at its write_iops limit on vda"}},
 		{"io limit: critical, named with its file", func(s *hostinfo.PerfSnapshot) {
-			s.Cgroups.IOLimited = []hostinfo.CgroupIOLimit{ioLimited(100)}
+			s.Cgroups.IOLimited = []hostinfo.IOLimitedCgroup{ioLimited(100)}
 		}, "disk", "io_limit_used_percent", "critical", "io_limit", []string{"cgroup /backup does 80.0 writes/s on vda, 100% of its write_iops limit of 80 (blkio.throttle.write_iops_device)", "vda 5% busy", "pid 99 (dd)"}},
 
 		{"link busy: warning", func(s *hostinfo.PerfSnapshot) { s.Network.Interfaces[0].UtilizationPercent = 75 }, "network", "network_utilization_percent", "warning", "", nil},

@@ -57,7 +57,7 @@ func (j *judge) oomKills() finding {
 	if m.OOMKills == 0 {
 		return f
 	}
-	var limited []hostinfo.CgroupMemLimit
+	var limited []hostinfo.MemoryLimitedCgroup
 	if j.s.Cgroups != nil {
 		for _, c := range j.s.Cgroups.MemoryLimited {
 			if c.OOMKills > 0 {
@@ -125,7 +125,7 @@ func (j *judge) ioLimits() []finding {
 }
 
 // ioLimitRate is the rate and limit l.Limit names, and their unit.
-func ioLimitRate(l hostinfo.CgroupIOLimit) (float64, uint64, string) {
+func ioLimitRate(l hostinfo.IOLimitedCgroup) (float64, uint64, string) {
 	switch l.Limit {
 	case "read_bps":
 		return l.ReadBytesPerSec, l.Limits.ReadBPS, "bytes/s read"

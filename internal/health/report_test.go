@@ -65,7 +65,7 @@ func TestReportVerdict(t *testing.T) {
 		{"a throttled cgroup first, then its stall", func(s *hostinfo.PerfSnapshot) {
 			s.CPU.Utilization.Busy = 34
 			s.Pressure.CPU.SomePercent = 35
-			s.Cgroups.CPUThrottled = []hostinfo.CgroupThrottle{throttled(93, 700)}
+			s.Cgroups.CPUThrottled = []hostinfo.ThrottledCgroup{throttled(93, 700)}
 		}, "Verdict   CRITICAL: cgroup /batch held off the CPU by its quota of 0.50 CPUs", []string{
 			"Suspect   critical cpu saturation: cpu_throttled_percent 93 > 25 (cgroup /batch",
 			"Suspect   critical cpu saturation: psi_cpu_some_percent 35 > 25 (PSI cpu some 35.0% of the 1.5 s interval",

@@ -65,10 +65,10 @@ type Cause struct {
 	Kind   string `json:"kind" jsonschema:"cpu_quota, memory_limit, oom_kill or io_limit"`
 	Cgroup string `json:"cgroup" jsonschema:"the cgroup whose limit it is, as a path inside its hierarchy"`
 	// At most one of these is set.
-	Throttle *hostinfo.CgroupThrottle `json:"cpu_quota,omitempty"`
-	Memory   *hostinfo.CgroupMemLimit `json:"memory_limit,omitempty"`
-	IO       *hostinfo.CgroupIOLimit  `json:"io_limit,omitempty"`
-	Victims  []hostinfo.OOMKill       `json:"oom_victims,omitempty"`
+	Throttle *hostinfo.ThrottledCgroup     `json:"cpu_quota,omitempty"`
+	Memory   *hostinfo.MemoryLimitedCgroup `json:"memory_limit,omitempty"`
+	IO       *hostinfo.IOLimitedCgroup     `json:"io_limit,omitempty"`
+	Victims  []hostinfo.OOMKill            `json:"oom_victims,omitempty"`
 }
 
 // Cause kinds.

@@ -19,17 +19,17 @@ type PerfCgroups struct {
 	Partial bool `json:"partial,omitempty" jsonschema:"true when the host has more cgroups than one scan reads (5000): the lists may miss some"`
 	// CPUThrottled are the cgroups whose CPU quota ran out during the
 	// interval, most throttled time first.
-	CPUThrottled []CgroupThrottle `json:"cpu_throttled" jsonschema:"cgroups whose CFS quota ran out during the interval, most throttled time first (at most 5)"`
+	CPUThrottled []ThrottledCgroup `json:"cpu_throttled" jsonschema:"cgroups whose CFS quota ran out during the interval, most throttled time first (at most 5)"`
 	// MemoryLimited are cgroups with a memory limit: any that had OOM kills
 	// during the interval, then the fullest.
-	MemoryLimited []CgroupMemLimit `json:"memory_limited" jsonschema:"cgroups with a memory limit: those with OOM kills during the interval first, then the fullest (at most 5)"`
+	MemoryLimited []MemoryLimitedCgroup `json:"memory_limited" jsonschema:"cgroups with a memory limit: those with OOM kills during the interval first, then the fullest (at most 5)"`
 	// IOLimited are devices a cgroup has block I/O limits on, nearest a
 	// limit first.
-	IOLimited []CgroupIOLimit `json:"io_limited" jsonschema:"block I/O limits of cgroups (blkio.throttle or io.max), per device, the rate nearest its limit first (at most 5)"`
+	IOLimited []IOLimitedCgroup `json:"io_limited" jsonschema:"block I/O limits of cgroups (blkio.throttle or io.max), per device, the rate nearest its limit first (at most 5)"`
 }
 
-// CgroupThrottle is one cgroup's CFS quota throttling over the interval.
-type CgroupThrottle struct {
+// ThrottledCgroup is one cgroup's CFS quota throttling over the interval.
+type ThrottledCgroup struct {
 	Cgroup string `json:"cgroup" jsonschema:"path inside its hierarchy"`
 	Source string `json:"source" jsonschema:"the cpu.stat file the counters come from"`
 	// QuotaCPUs is quota/period: the CPUs' worth of time allowed per period.
@@ -50,8 +50,8 @@ type CgroupThrottle struct {
 	Processes        []CgroupProcess `json:"processes" jsonschema:"its processes (and its children's), most CPU time first (at most 5)"`
 }
 
-// CgroupMemLimit is one cgroup's memory use against its limit.
-type CgroupMemLimit struct {
+// MemoryLimitedCgroup is one cgroup's memory use against its limit.
+type MemoryLimitedCgroup struct {
 	Cgroup     string `json:"cgroup" jsonschema:"path inside its hierarchy"`
 	Source     string `json:"source" jsonschema:"the directory whose memory files were read"`
 	LimitBytes uint64 `json:"limit_bytes"`
@@ -68,12 +68,12 @@ type CgroupMemLimit struct {
 	Processes     []CgroupProcess `json:"processes" jsonschema:"its processes (and its children's), largest resident set first (at most 5)"`
 }
 
-// CgroupIOLimit is one cgroup's I/O on one device with a limit.
-type CgroupIOLimit struct {
-	Cgroup string   `json:"cgroup" jsonschema:"path inside its hierarchy"`
-	Source string   `json:"source" jsonschema:"the directory whose limit and counter files were read"`
-	Device string   `json:"device"`
-	Limits IOLimits `json:"limits" jsonschema:"bytes and I/Os per second allowed; absent is no limit"`
+// IOLimitedCgroup is one cgroup's I/O on one device with a limit.
+type IOLimitedCgroup struct {
+	Cgroup string         `json:"cgroup" jsonschema:"path inside its hierarchy"`
+	Source string         `json:"source" jsonschema:"the directory whose limit and counter files were read"`
+	Device string         `json:"device"`
+	Limits DeviceIOLimits `json:"limits" jsonschema:"bytes and I/Os per second allowed; absent is no limit"`
 	// Rates over the interval, from blkio.throttle.io_service_bytes and
 	// io_serviced (v1) or io.stat (v2).
 	ReadBytesPerSec  float64 `json:"read_bytes_per_sec"`
@@ -96,13 +96,13 @@ func limitedSection(a, b cgroupLimits, dt float64) *PerfCgroups {
 		return nil
 	}
 	c := &PerfCgroups{Scanned: b.dirs, Partial: a.partial || b.partial,
-		CPUThrottled: []CgroupThrottle{}, MemoryLimited: []CgroupMemLimit{}, IOLimited: []CgroupIOLimit{}}
+		CPUThrottled: []ThrottledCgroup{}, MemoryLimited: []MemoryLimitedCgroup{}, IOLimited: []IOLimitedCgroup{}}
 	for key, q := range b.cpu {
 		p, ok := a.cpu[key]
 		if !ok || delta(p.throttledNS, q.throttledNS) == 0 && delta(p.throttled, q.throttled) == 0 {
 			continue
 		}
-		t := CgroupThrottle{Cgroup: q.cgroup, Source: q.stat, QuotaUS: q.quotaUS, PeriodUS: q.periodUS,
+		t := ThrottledCgroup{Cgroup: q.cgroup, Source: q.stat, QuotaUS: q.quotaUS, PeriodUS: q.periodUS,
 			QuotaCPUs: num.Round3(float64(q.quotaUS) / float64(q.periodUS)), Periods: delta(p.periods, q.periods),
 			ThrottledPeriods: delta(p.throttled, q.throttled), ThrottledMS: num.Round3(float64(delta(p.throttledNS, q.throttledNS)) / 1e6),
 			ThrottledTotalMS: num.Round3(float64(q.throttledNS) / 1e6), Processes: []CgroupProcess{}}
@@ -111,7 +111,7 @@ func limitedSection(a, b cgroupLimits, dt float64) *PerfCgroups {
 		}
 		c.CPUThrottled = append(c.CPUThrottled, t)
 	}
-	slices.SortFunc(c.CPUThrottled, func(x, y CgroupThrottle) int {
+	slices.SortFunc(c.CPUThrottled, func(x, y ThrottledCgroup) int {
 		return cmp.Or(cmp.Compare(y.ThrottledMS, x.ThrottledMS), cmp.Compare(x.Cgroup, y.Cgroup))
 	})
 	c.CPUThrottled = c.CPUThrottled[:min(len(c.CPUThrottled), maxLimited)]
@@ -122,12 +122,12 @@ func limitedSection(a, b cgroupLimits, dt float64) *PerfCgroups {
 			p = m // made during the interval: no growth to report
 		}
 		ws := m.usage - min(m.inactiveFile, m.usage)
-		c.MemoryLimited = append(c.MemoryLimited, CgroupMemLimit{Cgroup: m.cgroup, Source: m.dir, LimitBytes: m.limit,
+		c.MemoryLimited = append(c.MemoryLimited, MemoryLimitedCgroup{Cgroup: m.cgroup, Source: m.dir, LimitBytes: m.limit,
 			UsageBytes: m.usage, WorkingSetBytes: ws, WorkingSetPercent: num.Round2(float64(ws) / float64(max(m.limit, 1)) * 100),
 			OOMKills: delta(p.oomKills, m.oomKills), OOMKillsTotal: m.oomKills, LimitHits: delta(p.limitHits, m.limitHits),
 			Processes: []CgroupProcess{}})
 	}
-	slices.SortFunc(c.MemoryLimited, func(x, y CgroupMemLimit) int {
+	slices.SortFunc(c.MemoryLimited, func(x, y MemoryLimitedCgroup) int {
 		return cmp.Or(cmp.Compare(y.OOMKills, x.OOMKills), cmp.Compare(y.WorkingSetPercent, x.WorkingSetPercent), cmp.Compare(x.Cgroup, y.Cgroup))
 	})
 	c.MemoryLimited = c.MemoryLimited[:min(len(c.MemoryLimited), maxLimited)]
@@ -147,7 +147,7 @@ func limitedSection(a, b cgroupLimits, dt float64) *PerfCgroups {
 				p = x
 			}
 			rate := func(from, to uint64) float64 { return num.Round2(float64(delta(from, to)) / dt) }
-			row := CgroupIOLimit{Cgroup: r.cgroup, Source: r.dir, Device: cmp.Or(r.names[dev], dev), Limits: l,
+			row := IOLimitedCgroup{Cgroup: r.cgroup, Source: r.dir, Device: cmp.Or(r.names[dev], dev), Limits: l,
 				ReadBytesPerSec: rate(p.RBytes, x.RBytes), WriteBytesPerSec: rate(p.WBytes, x.WBytes),
 				ReadsPerSec: rate(p.RIOs, x.RIOs), WritesPerSec: rate(p.WIOs, x.WIOs), Processes: []CgroupProcess{}}
 			row.LimitUsedPercent, row.Limit = nearestLimit(row)
@@ -158,7 +158,7 @@ func limitedSection(a, b cgroupLimits, dt float64) *PerfCgroups {
 			c.IOLimited = append(c.IOLimited, row)
 		}
 	}
-	slices.SortFunc(c.IOLimited, func(x, y CgroupIOLimit) int {
+	slices.SortFunc(c.IOLimited, func(x, y IOLimitedCgroup) int {
 		return cmp.Or(cmp.Compare(y.LimitUsedPercent, x.LimitUsedPercent), cmp.Compare(x.Cgroup, y.Cgroup), cmp.Compare(x.Device, y.Device))
 	})
 	c.IOLimited = c.IOLimited[:min(len(c.IOLimited), maxLimited)]
@@ -167,7 +167,7 @@ func limitedSection(a, b cgroupLimits, dt float64) *PerfCgroups {
 
 // nearestLimit is the highest share of a limit that row's rates reached,
 // and that limit's name.
-func nearestLimit(row CgroupIOLimit) (float64, string) {
+func nearestLimit(row IOLimitedCgroup) (float64, string) {
 	best, name := 0.0, ""
 	for _, x := range []struct {
 		name  string

@@ -43,8 +43,8 @@ type memLimitReading struct {
 type ioLimitReading struct {
 	cgroup, dir string
 	v2          bool
-	limits      map[string]IOLimits // by major:minor
-	names       map[string]string   // major:minor -> the device's name
+	limits      map[string]DeviceIOLimits // by major:minor
+	names       map[string]string         // major:minor -> the device's name
 	stats       []ioStat
 }
 
@@ -67,19 +67,19 @@ func (h *Host) readCgroupLimits() cgroupLimits {
 		l.walk(m.Point, func(dir, rel string) {
 			cg, key := path.Join(m.Root, rel), path.Join(m.Shown, rel)
 			if cpu {
-				if q, ok := readQuota(dir, v2); ok {
+				if q, ok := limitQuota(dir, v2); ok {
 					q.cgroup = cg
 					l.cpu[key] = q
 				}
 			}
 			if mem {
-				if r, ok := readMemLimit(dir, v2); ok {
+				if r, ok := limitMemory(dir, v2); ok {
 					r.cgroup = cg
 					l.mem[key] = r
 				}
 			}
 			if blk {
-				if r, ok := readIOLimit(dir, v2); ok {
+				if r, ok := limitIO(dir, v2); ok {
 					r.cgroup, r.names = cg, map[string]string{}
 					for dev := range r.limits {
 						r.names[dev] = h.blockName(dev)
@@ -127,11 +127,11 @@ func (l *cgroupLimits) walk(root string, fn func(dir, rel string)) {
 	}
 }
 
-// readQuota reads a cgroup's CPU quota and, when it has one, its throttling
+// limitQuota reads a cgroup's CPU quota and, when it has one, its throttling
 // counters: v2 cpu.max and cpu.stat (throttled_usec), v1 cpu.cfs_quota_us,
 // cpu.cfs_period_us and cpu.stat (throttled_time, ns)
 // (Documentation/scheduler/sched-bwc.rst).
-func readQuota(dir string, v2 bool) (quotaReading, bool) {
+func limitQuota(dir string, v2 bool) (quotaReading, bool) {
 	q := quotaReading{stat: filepath.Join(dir, "cpu.stat")}
 	if v2 {
 		b, err := os.ReadFile(filepath.Join(dir, "cpu.max"))
@@ -168,12 +168,12 @@ func readQuota(dir string, v2 bool) (quotaReading, bool) {
 	return q, true
 }
 
-// readMemLimit reads a cgroup's memory limit and, when it has one, its use
+// limitMemory reads a cgroup's memory limit and, when it has one, its use
 // and events: v2 memory.max, memory.current, memory.stat and
 // memory.events; v1 memory.limit_in_bytes, memory.usage_in_bytes,
 // memory.stat, memory.oom_control and memory.failcnt. Both count OOM kills
 // in the cgroup and below it.
-func readMemLimit(dir string, v2 bool) (memLimitReading, bool) {
+func limitMemory(dir string, v2 bool) (memLimitReading, bool) {
 	r := memLimitReading{dir: dir}
 	limitFile, usageFile, inactive := "memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"
 	if v2 {
@@ -207,21 +207,21 @@ func readMemLimit(dir string, v2 bool) (memLimitReading, bool) {
 	return r, true
 }
 
-// v1ThrottleFiles are blkio's limit files, in IOLimits' order.
-var v1ThrottleFiles = []string{"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device",
+// blkioLimitFiles are blkio's limit files, in DeviceIOLimits' order.
+var blkioLimitFiles = []string{"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device",
 	"blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"}
 
-// readIOLimit reads a cgroup's block I/O limits and, when it has any, its
+// limitIO reads a cgroup's block I/O limits and, when it has any, its
 // I/O counters: v2 io.max and io.stat; v1 the blkio.throttle.*_device
 // files, blkio.throttle.io_service_bytes and io_serviced.
-func readIOLimit(dir string, v2 bool) (ioLimitReading, bool) {
-	r := ioLimitReading{dir: dir, v2: v2, limits: map[string]IOLimits{}}
+func limitIO(dir string, v2 bool) (ioLimitReading, bool) {
+	r := ioLimitReading{dir: dir, v2: v2, limits: map[string]DeviceIOLimits{}}
 	if v2 {
 		b, err := os.ReadFile(filepath.Join(dir, "io.max"))
 		if err != nil {
 			return r, false
 		}
-		ls, err := parseIOMax(b)
+		ls, err := parseIOMaxLines(b)
 		if err != nil {
 			return r, false
 		}
@@ -238,12 +238,12 @@ func readIOLimit(dir string, v2 bool) (ioLimitReading, bool) {
 		}
 		return r, true
 	}
-	for i, name := range v1ThrottleFiles {
+	for i, name := range blkioLimitFiles {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			return r, false
 		}
-		ls, err := parseThrottleDevice(b)
+		ls, err := parseBlkioLimitLines(b)
 		if err != nil {
 			return r, false
 		}

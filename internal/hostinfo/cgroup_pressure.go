@@ -16,12 +16,12 @@ type CgroupPressureWindow struct {
 	IO     *PSIWindow `json:"io,omitempty"`
 }
 
-// readCgPressure reads the pressure files of d's own v2 directory. The v2
+// ownPressure reads the pressure files of d's own v2 directory. The v2
 // root has none of its own to give: its files are the whole host's, which
 // on a hybrid host is where a process left in the root appears, so a
 // directory without cgroup.type (which every non-root v2 cgroup has,
 // Documentation/admin-guide/cgroup-v2.rst) is not read.
-func readCgPressure(d CgroupDirs) map[string]PSIStats {
+func ownPressure(d CgroupDirs) map[string]PSIStats {
 	if d.V2 == "" || !exists(filepath.Join(d.V2, "cgroup.type")) {
 		return nil
 	}
@@ -38,9 +38,9 @@ func readCgPressure(d CgroupDirs) map[string]PSIStats {
 	return out
 }
 
-// cgroupPressureWindow is the window between two samples' pressure
+// ownPressureWindow is the window between two samples' pressure
 // readings; nil when the cgroup has no pressure files of its own.
-func cgroupPressureWindow(d CgroupDirs, a, b map[string]PSIStats, dt time.Duration) *CgroupPressureWindow {
+func ownPressureWindow(d CgroupDirs, a, b map[string]PSIStats, dt time.Duration) *CgroupPressureWindow {
 	if len(b) == 0 {
 		return nil
 	}

@@ -88,7 +88,7 @@ func (h *Host) SampleCgroup(d CgroupDirs) CgroupSample {
 	s := CgroupSample{Time: time.Now()}
 	s.cpu = readCgCPU(d)
 	s.io = readCgIO(d)
-	s.psi = readCgPressure(d)
+	s.psi = ownPressure(d)
 	return s
 }
 
@@ -151,7 +151,7 @@ func (h *Host) BuildCgroupSummary(d CgroupDirs, a, b CgroupSample) (CgroupSummar
 	s.Memory = cgroupMemory(d, &w)
 	s.Pressure = cgroupPressure(d)
 	s.PIDs = cgroupPIDs(d)
-	s.PressureWindow = cgroupPressureWindow(d, a.psi, b.psi, b.Time.Sub(a.Time))
+	s.PressureWindow = ownPressureWindow(d, a.psi, b.psi, b.Time.Sub(a.Time))
 	prev := map[string]ioStat{}
 	for _, x := range a.io {
 		prev[x.Dev] = x

@@ -9,27 +9,27 @@ import (
 // parseUintStr parses a decimal counter such as cpuacct.usage.
 func parseUintStr(s string) (uint64, error) { return strconv.ParseUint(s, 10, 64) }
 
-// IOLimits are one device's block I/O limits in a cgroup; 0 is none.
-type IOLimits struct {
+// DeviceIOLimits are one device's block I/O limits in a cgroup; 0 is none.
+type DeviceIOLimits struct {
 	ReadBPS   uint64 `json:"read_bps,omitempty"`
 	WriteBPS  uint64 `json:"write_bps,omitempty"`
 	ReadIOPS  uint64 `json:"read_iops,omitempty"`
 	WriteIOPS uint64 `json:"write_iops,omitempty"`
 }
 
-func (l IOLimits) any() bool { return l.ReadBPS+l.WriteBPS+l.ReadIOPS+l.WriteIOPS > 0 }
+func (l DeviceIOLimits) any() bool { return l.ReadBPS+l.WriteBPS+l.ReadIOPS+l.WriteIOPS > 0 }
 
-// parseThrottleDevice parses a cgroup v1 blkio.throttle.*_device file: one
+// parseBlkioLimitLines parses a cgroup v1 blkio.throttle.*_device file: one
 // "major:minor value" line per limited device, empty when none is
 // (Documentation/admin-guide/cgroup-v1/blkio-controller.rst).
-func parseThrottleDevice(b []byte) (map[string]uint64, error) {
+func parseBlkioLimitLines(b []byte) (map[string]uint64, error) {
 	out := map[string]uint64{}
 	for n, line := range strings.Split(string(b), "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
 		}
-		if len(f) != 2 || !isDevNumber(f[0]) {
+		if len(f) != 2 || !isMajMin(f[0]) {
 			return nil, fmt.Errorf("throttle line %d %q: want major:minor and a limit", n+1, line)
 		}
 		v, err := strconv.ParseUint(f[1], 10, 64)
@@ -41,20 +41,20 @@ func parseThrottleDevice(b []byte) (map[string]uint64, error) {
 	return out, nil
 }
 
-// parseIOMax parses cgroup v2 io.max: "8:0 rbps=max wbps=1048576 riops=max
+// parseIOMaxLines parses cgroup v2 io.max: "8:0 rbps=max wbps=1048576 riops=max
 // wiops=80" per device with a limit (Documentation/admin-guide/cgroup-v2.rst,
 // "IO Interface Files"); "max" is no limit.
-func parseIOMax(b []byte) (map[string]IOLimits, error) {
-	out := map[string]IOLimits{}
+func parseIOMaxLines(b []byte) (map[string]DeviceIOLimits, error) {
+	out := map[string]DeviceIOLimits{}
 	for n, line := range strings.Split(string(b), "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
 		}
-		if !isDevNumber(f[0]) {
+		if !isMajMin(f[0]) {
 			return nil, fmt.Errorf("io.max line %d: device %q is not major:minor", n+1, f[0])
 		}
-		var l IOLimits
+		var l DeviceIOLimits
 		for _, kv := range f[1:] {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok {
@@ -83,8 +83,8 @@ func parseIOMax(b []byte) (map[string]IOLimits, error) {
 	return out, nil
 }
 
-// isDevNumber reports whether s is "major:minor".
-func isDevNumber(s string) bool {
+// isMajMin reports whether s is "major:minor".
+func isMajMin(s string) bool {
 	maj, min, ok := strings.Cut(s, ":")
 	_, err1 := strconv.ParseUint(maj, 10, 32)
 	_, err2 := strconv.ParseUint(min, 10, 32)
