@@ -16,7 +16,7 @@ const maxLimited = 5
 // it came from.
 type PerfCgroups struct {
 	Scanned int  `json:"scanned" jsonschema:"cgroup directories looked at"`
-	Partial bool `json:"partial,omitempty" jsonschema:"true when the host has more cgroups than one scan reads (5000): the lists may miss some"`
+	Partial bool `json:"partial,omitempty" jsonschema:"true when the host has more cgroups than one scan reads (5000, or 300 ms of reading): the lists may miss some"`
 	// CPUThrottled are the cgroups whose CPU quota ran out during the
 	// interval, most throttled time first.
 	CPUThrottled []ThrottledCgroup `json:"cpu_throttled" jsonschema:"cgroups whose CFS quota ran out during the interval, most throttled time first (at most 5)"`

@@ -5,11 +5,18 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
-// maxLimitDirs bounds one scan of the cgroup hierarchies: a host with more
-// cgroups than this gets a partial reading, which says so.
-const maxLimitDirs = 5000
+// maxLimitDirs and limitScanBudget bound one scan of the cgroup
+// hierarchies (one at each end of an interval): a host with more cgroups
+// than this, or so many that reading them takes longer, gets a partial
+// reading, which says so. A cgroup costs some 20 to 150 µs to read,
+// depending on the host's load.
+const (
+	maxLimitDirs    = 5000
+	limitScanBudget = 300 * time.Millisecond
+)
 
 // cgroupLimits is one reading of every cgroup that holds a CPU quota, a
 // memory limit or a block I/O limit, in every mounted hierarchy (each v1
@@ -18,11 +25,12 @@ const maxLimitDirs = 5000
 // that say whether the limit held its processes back. A host can look idle
 // while one cgroup is starved by its own limit.
 type cgroupLimits struct {
-	cpu     map[string]quotaReading
-	mem     map[string]memLimitReading
-	io      map[string]ioLimitReading
-	dirs    int  // cgroup directories looked at
-	partial bool // stopped at maxLimitDirs
+	cpu      map[string]quotaReading
+	mem      map[string]memLimitReading
+	io       map[string]ioLimitReading
+	dirs     int  // cgroup directories looked at
+	partial  bool // stopped at maxLimitDirs or the deadline
+	deadline time.Time
 }
 
 // quotaReading is a cgroup's CFS bandwidth limit and its counters.
@@ -51,7 +59,8 @@ type ioLimitReading struct {
 // readCgroupLimits walks every mounted cgroup hierarchy. Without cgroups
 // nothing limits anything: an empty reading, not an error.
 func (h *Host) readCgroupLimits() cgroupLimits {
-	l := cgroupLimits{cpu: map[string]quotaReading{}, mem: map[string]memLimitReading{}, io: map[string]ioLimitReading{}}
+	l := cgroupLimits{cpu: map[string]quotaReading{}, mem: map[string]memLimitReading{}, io: map[string]ioLimitReading{},
+		deadline: time.Now().Add(limitScanBudget)}
 	mounts, err := h.cgroupMounts()
 	if err != nil {
 		return l
@@ -102,11 +111,12 @@ func hasController(m cgroupMount, c string) bool {
 }
 
 // walk calls fn on root and every directory below it, breadth first, with
-// its path relative to root ("/" for root), until maxLimitDirs in all.
+// its path relative to root ("/" for root), until maxLimitDirs in all or
+// the deadline.
 func (l *cgroupLimits) walk(root string, fn func(dir, rel string)) {
 	queue := []string{"/"}
 	for len(queue) > 0 {
-		if l.dirs >= maxLimitDirs {
+		if l.dirs >= maxLimitDirs || l.dirs%64 == 0 && time.Now().After(l.deadline) {
 			l.partial = true
 			return
 		}

@@ -82,7 +82,7 @@ func (h *Host) ReadCounters(opts *CounterOptions) (Counters, []string, error) {
 	if opts != nil && opts.Limits {
 		c.limits = h.readCgroupLimits()
 		if c.limits.partial {
-			w.add("more than %d cgroups: the cgroups with limits were read from the first %d", maxLimitDirs, maxLimitDirs)
+			w.add("the cgroups with limits were read from the first %d cgroups only (at most %d, for at most %v)", c.limits.dirs, maxLimitDirs, limitScanBudget)
 		}
 	}
 	return c, w, nil
