@@ -47,6 +47,7 @@ func limitsPair(t *testing.T, name string) (*Host, Counters, Counters, PerfSnaps
 func TestCgroupLimitsHybridFixture(t *testing.T) {
 	t.Parallel()
 	h, a, b, s := limitsPair(t, "limits-hybrid")
+	page := uint64(os.Getpagesize()) // statm counts pages
 	c := s.Cgroups
 	if c == nil || c.Scanned != 7 || c.Partial {
 		t.Fatalf("cgroups: %+v", c)
@@ -56,13 +57,13 @@ func TestCgroupLimitsHybridFixture(t *testing.T) {
 	root := "testdata/limits-hybrid/b/sys/fs/cgroup/"
 	wantCPU := []ThrottledCgroup{{Cgroup: cg, Source: root + "cpu" + cg + "/cpu.stat", QuotaCPUs: 0.2, QuotaUS: 20000, PeriodUS: 100000,
 		Periods: 49, ThrottledPeriods: 39, ThrottledPercent: 79.59, ThrottledMS: 759.739, ThrottledTotalMS: 1327.751,
-		Processes: []CgroupProcess{{PID: 1468, Comm: "python3", CPUSeconds: 1.52, RSSBytes: 3391 * 4096}}}}
+		Processes: []CgroupProcess{{PID: 1468, Comm: "python3", CPUSeconds: 1.52, RSSBytes: 3391 * page}}}}
 	if diff := cmp.Diff(wantCPU, c.CPUThrottled); diff != "" {
 		t.Errorf("cpu throttled (-want +got):\n%s", diff)
 	}
 	wantMem := []MemoryLimitedCgroup{{Cgroup: cg, Source: root + "memory" + cg, LimitBytes: 64 << 20, UsageBytes: 49172480,
 		WorkingSetBytes: 49172480, WorkingSetPercent: 73.27, OOMKills: 1, OOMKillsTotal: 1, LimitHits: 80,
-		Processes: []CgroupProcess{{PID: 1474, Comm: "python3", CPUSeconds: 0.15, RSSBytes: 13635 * 4096}}}}
+		Processes: []CgroupProcess{{PID: 1474, Comm: "python3", CPUSeconds: 0.15, RSSBytes: 13635 * page}}}}
 	if diff := cmp.Diff(wantMem, c.MemoryLimited); diff != "" {
 		t.Errorf("memory limited (-want +got):\n%s", diff)
 	}
@@ -70,7 +71,7 @@ func TestCgroupLimitsHybridFixture(t *testing.T) {
 	wantIO := []IOLimitedCgroup{{Cgroup: cg, Source: root + "blkio" + cg, Device: "vda", Limits: DeviceIOLimits{WriteIOPS: 80},
 		WriteBytesPerSec: 331806.96, WritesPerSec: 81.01, LimitUsedPercent: 101.26, Limit: "write_iops",
 		LimitFile: "blkio.throttle.write_iops_device",
-		Processes: []CgroupProcess{{PID: 1475, Comm: "dd", CPUSeconds: 0.03, RSSBytes: 419 * 4096}}}}
+		Processes: []CgroupProcess{{PID: 1475, Comm: "dd", CPUSeconds: 0.03, RSSBytes: 419 * page}}}}
 	if diff := cmp.Diff(wantIO, c.IOLimited); diff != "" {
 		t.Errorf("io limited (-want +got):\n%s", diff)
 	}
@@ -97,6 +98,7 @@ func TestCgroupLimitsHybridFixture(t *testing.T) {
 func TestCgroupLimitsV2Fixture(t *testing.T) {
 	t.Parallel()
 	h, _, _, s := limitsPair(t, "limits-v2")
+	page := uint64(os.Getpagesize()) // statm counts pages
 	c := s.Cgroups
 	if c == nil || c.Scanned != 7 {
 		t.Fatalf("cgroups: %+v", c)
@@ -104,7 +106,7 @@ func TestCgroupLimitsV2Fixture(t *testing.T) {
 	h.NameLimitedProcesses(c)
 	const cg = "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod9e1d.slice/cri-containerd-77c2.scope"
 	dir := "testdata/limits-v2/b/sys/fs/cgroup" + cg
-	procs := []CgroupProcess{{PID: 4242, Comm: "java", CPUSeconds: 84.23, RSSBytes: 234375 * 4096}, {PID: 4250, Comm: "log shipper", CPUSeconds: 1.5, RSSBytes: 4000 * 4096}}
+	procs := []CgroupProcess{{PID: 4242, Comm: "java", CPUSeconds: 84.23, RSSBytes: 234375 * page}, {PID: 4250, Comm: "log shipper", CPUSeconds: 1.5, RSSBytes: 4000 * page}}
 	wantCPU := []ThrottledCgroup{{Cgroup: cg, Source: dir + "/cpu.stat", QuotaCPUs: 1.5, QuotaUS: 150000, PeriodUS: 100000,
 		Periods: 20, ThrottledPeriods: 16, ThrottledPercent: 80, ThrottledMS: 1200, ThrottledTotalMS: 413500, Processes: procs}}
 	if diff := cmp.Diff(wantCPU, c.CPUThrottled); diff != "" {
