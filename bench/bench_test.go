@@ -148,39 +148,73 @@ func rssKB(b *testing.B, pid int) int {
 }
 
 // BenchmarkToolsList measures what the tool list costs a client with every
-// default toolset served: the whole tools/list result as compact JSON, per
-// tool, and the part a model is shown (name, description, input schema;
-// clients keep output schemas to check results). DESIGN.md's yardstick is
-// a peer's 61 KB for 26 tools.
+// default toolset served. Sizes are of the tools/list response as it comes
+// over the wire (compact JSON, protocol 2025-06-18, which has outputSchema),
+// and of the part a model is shown: each tool's name, description and input
+// schema (clients keep output schemas and annotations to themselves). The
+// token estimate is that part at 4 bytes a token, the usual rule for English
+// and JSON. Latency is the round trip through the go-sdk client, which
+// decodes every schema.
 func BenchmarkToolsList(b *testing.B) {
+	size := measureToolsList(b, rawToolsList(b, "2025-06-18"))
 	cs, _ := connect(b)
-	var res *mcp.ListToolsResult
 	loopLatency(b, func() {
-		var err error
-		if res, err = cs.ListTools(context.Background(), nil); err != nil {
+		if _, err := cs.ListTools(context.Background(), nil); err != nil {
 			b.Fatal(err)
 		}
 	})
-	var all, shown, output int
-	for _, t := range res.Tools {
-		whole, _ := json.Marshal(t)
-		in, _ := json.Marshal(t.InputSchema)
-		out, _ := json.Marshal(t.OutputSchema)
-		all += len(whole)
-		shown += len(t.Name) + len(t.Description) + len(in)
-		output += len(out)
-	}
-	b.ReportMetric(float64(len(res.Tools)), "tools")
-	b.ReportMetric(float64(all)/1024, "list-KiB")
-	b.ReportMetric(float64(all)/float64(len(res.Tools))/1024, "KiB/tool")
-	b.ReportMetric(float64(shown)/1024, "model-KiB")
-	b.ReportMetric(float64(output)/1024, "output-schema-KiB")
+	b.ReportMetric(float64(size.tools), "tools")
+	b.ReportMetric(float64(size.wire), "wire-bytes")
+	b.ReportMetric(float64(size.model), "model-bytes")
+	b.ReportMetric(float64(size.model)/4, "model-tokens")
+	b.ReportMetric(float64(size.output), "output-schema-bytes")
+	b.ReportMetric(float64(size.wire)/float64(size.tools), "wire-bytes/tool")
 }
 
-// BenchmarkToolsListRaw is tools/list as the server answers it, over a bare
-// JSON-RPC pipe: BenchmarkToolsList less the go-sdk client's decoding of
-// every schema.
-func BenchmarkToolsListRaw(b *testing.B) {
+// toolsListSize is what measureToolsList finds in one tools/list response.
+type toolsListSize struct {
+	tools  int
+	wire   int // the whole JSON-RPC response line, without its newline
+	model  int // name, description and input schema of every tool, as sent
+	output int // every output schema, as sent
+}
+
+// measureToolsList sizes a raw tools/list response. Each part is counted as
+// the bytes it has on the wire, so nothing is re-encoded.
+func measureToolsList(b *testing.B, line []byte) toolsListSize {
+	var msg struct {
+		Result struct {
+			Tools []struct {
+				Name         string          `json:"name"`
+				Description  string          `json:"description"`
+				InputSchema  json.RawMessage `json:"inputSchema"`
+				OutputSchema json.RawMessage `json:"outputSchema"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(line, &msg); err != nil {
+		b.Fatalf("tools/list response: %v", err)
+	}
+	size := toolsListSize{tools: len(msg.Result.Tools), wire: len(line)}
+	for _, t := range msg.Result.Tools {
+		desc, _ := json.Marshal(t.Description) // as the wire has it: quoted and escaped
+		size.model += len(t.Name) + len(desc) - 2 + len(t.InputSchema)
+		size.output += len(t.OutputSchema)
+	}
+	return size
+}
+
+// rawToolsList starts the server, initializes at protocol revision rev over
+// a bare JSON-RPC pipe and returns one tools/list response line as sent.
+func rawToolsList(b *testing.B, rev string) []byte {
+	send, answer := rawSession(b, rev)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	return answer()
+}
+
+// rawSession starts the server on a bare JSON-RPC pipe and initializes it at
+// protocol revision rev; send writes one message, answer reads one line.
+func rawSession(b *testing.B, rev string) (send func(string), answer func() []byte) {
 	cmd := exec.Command(binary, "serve", "--state-dir", b.TempDir(), "--root", b.TempDir())
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -195,19 +229,29 @@ func BenchmarkToolsListRaw(b *testing.B) {
 	}
 	b.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	answers := bufio.NewReaderSize(stdout, 1<<20)
-	send := func(msg string) {
+	send = func(msg string) {
 		if _, err := io.WriteString(stdin, msg+"\n"); err != nil {
 			b.Fatal(err)
 		}
 	}
-	answer := func() {
-		if _, err := answers.ReadBytes('\n'); err != nil {
+	answer = func() []byte {
+		line, err := answers.ReadBytes('\n')
+		if err != nil {
 			b.Fatal(err)
 		}
+		return line[:len(line)-1]
 	}
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + rev + `","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
 	answer()
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return send, answer
+}
+
+// BenchmarkToolsListRaw is tools/list as the server answers it, over a bare
+// JSON-RPC pipe: BenchmarkToolsList less the go-sdk client's decoding of
+// every schema.
+func BenchmarkToolsListRaw(b *testing.B) {
+	send, answer := rawSession(b, "2025-06-18")
 	loopLatency(b, func() {
 		send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 		answer()

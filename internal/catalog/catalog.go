@@ -8,6 +8,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/privilege"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/toolsets/bpftrace"
@@ -36,14 +37,20 @@ type Deps struct {
 	Calls *tool.Dispatch
 }
 
-// Toolsets builds every toolset, in catalogue order (DESIGN.md section 3).
+// Toolsets builds every toolset, in catalogue order (DESIGN.md section 3),
+// with the privilege preflight in front of each tool its table names.
 func Toolsets(d *Deps) []tool.Toolset {
 	roots := fsroot.FromConfig(d.Config) // shared by files, search, repl and onboarding
 	calls := d.Calls
 	if calls == nil {
 		calls = &tool.Dispatch{}
 	}
-	return []tool.Toolset{
+	hasBinary := func(string) bool { return false }
+	if d.Exec != nil {
+		hasBinary = d.Exec.Available
+	}
+	pre := privilege.New(d.Host, hasBinary)
+	sets := []tool.Toolset{
 		core.New(d.Store).Toolset(),
 		files.New(&files.Deps{Roots: roots}).Toolset(),
 		search.New(&search.Deps{Roots: roots, Exec: d.Exec}).Toolset(),
@@ -51,11 +58,13 @@ func Toolsets(d *Deps) []tool.Toolset {
 		proc.New(&proc.Deps{Config: d.Config.Process}).Toolset(),
 		repl.New(&repl.Deps{Config: d.Config, Roots: roots}).Toolset(),
 		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
-		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec, IOLayersEBPF: trace.IOLayers}).Toolset(),
+		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec, IOLayersEBPF: trace.IOLayers, Privileges: pre}).Toolset(),
 		profile.New(&profile.Deps{Host: d.Host, Exec: d.Exec, Store: d.Store}).Toolset(),
 		trace.New().Toolset(),
 		bpftrace.New(&bpftrace.Deps{Exec: d.Exec, Config: d.Config.Bpftrace}).Toolset(),
 		stats.New(d.Store).Toolset(),
 		onboarding.New(&onboarding.Deps{Roots: roots, Exec: d.Exec, Calls: calls}).Toolset(),
 	}
+	pre.Guard(sets)
+	return sets
 }

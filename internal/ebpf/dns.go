@@ -4,6 +4,7 @@ package ebpf
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -15,36 +16,35 @@ import (
 var dnsFuncs = []string{"getaddrinfo", "gethostbyname", "gethostbyname2"}
 
 // DNSLatency times the C library's name lookups for d, of process pid or
-// (0) every process using the host's C library; each lookup goes to onLookup.
-// It returns the mechanism (the uprobes and the library they are on) and
-// how many records a full ring lost.
-func DNSLatency(ctx context.Context, d time.Duration, pid uint32, progress Progress, onLookup func(DNSLookup)) (mechanism string, lost uint64, err error) {
+// (0) every process using the host's C library: it counts them in the
+// kernel, and hands each record to onLookup as it is read.
+func DNSLatency(ctx context.Context, d time.Duration, pid uint32, progress Progress, onLookup func(DNSLookup)) (DNSResult, error) {
 	lib, err := libcPath(pid)
 	if err != nil {
-		return "", 0, err
+		return DNSResult{}, err
 	}
 	exe, err := link.OpenExecutable(lib)
 	if err != nil {
-		return "", 0, fmt.Errorf("opening the C library %s: %w", lib, err)
+		return DNSResult{}, fmt.Errorf("opening the C library %s: %w", lib, err)
 	}
 	syms, err := dynamicSymbols(lib)
 	if err != nil {
-		return "", 0, err
+		return DNSResult{}, err
 	}
 	spec, err := loadDns()
 	var objs dnsObjects
 	if err := load("DNS", spec, err, nil, &objs); err != nil {
-		return "", 0, err
+		return DNSResult{}, err
 	}
 	defer objs.Close()
 	opts := &link.UprobeOptions{PID: int(pid)}
-	var attach []attacher
+	attach := []attacher{renameOnExec(objs.OnExec)}
 	var probed []string
 	for i, fn := range dnsFuncs {
 		entry := []*ebpf.Program{objs.OnGetaddrinfo, objs.OnGethostbyname, objs.OnGethostbyname2}[i]
 		if !syms[fn] {
 			if i == 0 {
-				return "", 0, fmt.Errorf("%s exports no getaddrinfo", lib)
+				return DNSResult{}, fmt.Errorf("%s exports no getaddrinfo", lib)
 			}
 			continue // an old or unusual libc: probe what there is
 		}
@@ -55,15 +55,32 @@ func DNSLatency(ctx context.Context, d time.Duration, pid uint32, progress Progr
 	}
 	onRecord := func(b []byte) {
 		var r dnsRecord
-		if !decode(b, &r) || int(r.Func) >= len(dnsFuncs) {
+		if !decode(b, &r) || int(r.Key.Func) >= len(dnsFuncs) {
 			return
 		}
-		onLookup(DNSLookup{Time: time.Duration(r.TS), Latency: time.Duration(r.LatencyNS), Ret: r.Ret, PID: r.PID,
-			Func: dnsFuncs[r.Func], Comm: cstring(r.Comm[:]), Host: cstring(r.Host[:])})
+		onLookup(DNSLookup{Time: time.Duration(r.TS), Latency: time.Duration(r.LatencyNS), Ret: r.Ret, PID: r.Key.PID,
+			Func: dnsFuncs[r.Key.Func], Comm: cstring(r.Comm[:]), Host: cstring(r.Key.Host[:])})
 	}
-	mechanism = fmt.Sprintf("eBPF uprobes and uretprobes on %s in %s", strings.Join(probed, ", "), lib)
-	err = trace(ctx, d, progress, objs.Events, onRecord, attach...)
-	return mechanism, lostRecords(objs.Lost), err
+	res := DNSResult{Mechanism: fmt.Sprintf("eBPF uprobes and uretprobes on %s in %s, counted in the kernel by process and name; names after exec from sched:sched_process_exec",
+		strings.Join(probed, ", "), lib)}
+	if err := trace(ctx, d, progress, objs.Events, onRecord, attach...); err != nil {
+		return DNSResult{}, err
+	}
+	res.Lost, res.Unkeyed = counter(objs.Lost, 0), counter(objs.Unkeyed, 0)
+	var k lookupKey
+	var v struct{ Count, TotalNS, MaxNS uint64 }
+	it := objs.ByHost.Iterate()
+	for it.Next(&k, &v) {
+		if int(k.Func) < len(dnsFuncs) {
+			res.Hosts = append(res.Hosts, HostCount{PID: k.PID, Func: dnsFuncs[k.Func], Failed: k.Failed != 0, Code: k.Code,
+				Host: cstring(k.Host[:]), Count: v.Count, Total: time.Duration(v.TotalNS), Max: time.Duration(v.MaxNS)})
+		}
+	}
+	if err := it.Err(); err != nil && !errors.Is(err, ebpf.ErrIterationAborted) {
+		return res, err
+	}
+	res.Names, err = processNames(objs.Names)
+	return res, err
 }
 
 func uprobe(exe *link.Executable, fn string, prog *ebpf.Program, opts *link.UprobeOptions, ret bool) (link.Link, error) {

@@ -10,6 +10,6 @@ import (
 
 // DNSLatency needs the uprobe program, built for amd64 and arm64 only (it
 // reads arguments from the architecture's registers).
-func DNSLatency(ctx context.Context, d time.Duration, pid uint32, progress Progress, onLookup func(DNSLookup)) (string, uint64, error) {
-	return "", 0, errors.New("DNS tracing is built for amd64 and arm64 only")
+func DNSLatency(ctx context.Context, d time.Duration, pid uint32, progress Progress, onLookup func(DNSLookup)) (DNSResult, error) {
+	return DNSResult{}, errors.New("DNS tracing is built for amd64 and arm64 only")
 }

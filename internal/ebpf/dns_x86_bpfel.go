@@ -16,9 +16,13 @@ import (
 //
 // Used for safe lookups in a Collection or CollectionSpec.
 const (
+	dnsMapByHost            = "by_host"
 	dnsMapEvents            = "events"
 	dnsMapLost              = "lost"
+	dnsMapNames             = "names"
 	dnsMapPending           = "pending"
+	dnsMapUnkeyed           = "unkeyed"
+	dnsProgOnExec           = "on_exec"
 	dnsProgOnGetaddrinfo    = "on_getaddrinfo"
 	dnsProgOnGethostbyname  = "on_gethostbyname"
 	dnsProgOnGethostbyname2 = "on_gethostbyname2"
@@ -67,6 +71,7 @@ type dnsSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type dnsProgramSpecs struct {
+	OnExec           *ebpf.ProgramSpec `ebpf:"on_exec"`
 	OnGetaddrinfo    *ebpf.ProgramSpec `ebpf:"on_getaddrinfo"`
 	OnGethostbyname  *ebpf.ProgramSpec `ebpf:"on_gethostbyname"`
 	OnGethostbyname2 *ebpf.ProgramSpec `ebpf:"on_gethostbyname2"`
@@ -77,9 +82,12 @@ type dnsProgramSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type dnsMapSpecs struct {
+	ByHost  *ebpf.MapSpec `ebpf:"by_host"`
 	Events  *ebpf.MapSpec `ebpf:"events"`
 	Lost    *ebpf.MapSpec `ebpf:"lost"`
+	Names   *ebpf.MapSpec `ebpf:"names"`
 	Pending *ebpf.MapSpec `ebpf:"pending"`
+	Unkeyed *ebpf.MapSpec `ebpf:"unkeyed"`
 }
 
 // dnsVariableSpecs contains global variables before they are loaded into the kernel.
@@ -108,16 +116,22 @@ func (o *dnsObjects) Close() error {
 //
 // It can be passed to loadDnsObjects or ebpf.CollectionSpec.LoadAndAssign.
 type dnsMaps struct {
+	ByHost  *ebpf.Map `ebpf:"by_host"`
 	Events  *ebpf.Map `ebpf:"events"`
 	Lost    *ebpf.Map `ebpf:"lost"`
+	Names   *ebpf.Map `ebpf:"names"`
 	Pending *ebpf.Map `ebpf:"pending"`
+	Unkeyed *ebpf.Map `ebpf:"unkeyed"`
 }
 
 func (m *dnsMaps) Close() error {
 	return _DnsClose(
+		m.ByHost,
 		m.Events,
 		m.Lost,
+		m.Names,
 		m.Pending,
+		m.Unkeyed,
 	)
 }
 
@@ -131,6 +145,7 @@ type dnsVariables struct {
 //
 // It can be passed to loadDnsObjects or ebpf.CollectionSpec.LoadAndAssign.
 type dnsPrograms struct {
+	OnExec           *ebpf.Program `ebpf:"on_exec"`
 	OnGetaddrinfo    *ebpf.Program `ebpf:"on_getaddrinfo"`
 	OnGethostbyname  *ebpf.Program `ebpf:"on_gethostbyname"`
 	OnGethostbyname2 *ebpf.Program `ebpf:"on_gethostbyname2"`
@@ -139,6 +154,7 @@ type dnsPrograms struct {
 
 func (p *dnsPrograms) Close() error {
 	return _DnsClose(
+		p.OnExec,
 		p.OnGetaddrinfo,
 		p.OnGethostbyname,
 		p.OnGethostbyname2,

@@ -22,13 +22,41 @@ type DNSLookup struct {
 	Host    string
 }
 
-// dnsRecord mirrors struct dns_event (bpf/dns.bpf.c).
+// HostCount is what DNSLatency counted for one process, function, result
+// and name over the whole trace.
+type HostCount struct {
+	PID        uint32
+	Func       string
+	Failed     bool
+	Code       int32 // getaddrinfo's return: 0 or an EAI_* error (negative)
+	Host       string
+	Count      uint64
+	Total, Max time.Duration
+}
+
+// DNSResult is every C library lookup of a trace, counted in the kernel
+// whatever records a full ring lost.
+type DNSResult struct {
+	Mechanism string // the uprobes and the library they are on
+	Hosts     []HostCount
+	Names     Names
+	Unkeyed   uint64 // lookups the per-name table had no room for
+	Lost      uint64 // records a full ring dropped; counted all the same
+}
+
+// lookupKey mirrors struct lookup_key (bpf/dns.bpf.c).
+type lookupKey struct {
+	PID, Func, Failed uint32
+	Code              int32
+	Host              [128]byte
+}
+
+// dnsRecord mirrors struct dns_event.
 type dnsRecord struct {
+	Key           lookupKey
 	TS, LatencyNS uint64
 	Ret           int64
-	PID, Func     uint32
 	Comm          [16]byte
-	Host          [128]byte
 }
 
 // ErrNoLibc means no C library was found to probe.

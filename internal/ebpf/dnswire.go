@@ -12,7 +12,25 @@ import (
 )
 
 // DNSWireMechanism is how DNSWire sees queries.
-const DNSWireMechanism = "eBPF on tracepoints raw_syscalls:sys_enter and raw_syscalls:sys_exit (UDP to port 53: connect, write, sendto, sendmsg, sendmmsg; the answer by read, recvfrom, recvmsg)"
+const DNSWireMechanism = "eBPF on tracepoints raw_syscalls:sys_enter and raw_syscalls:sys_exit (UDP to port 53: connect, write, sendto, sendmsg, sendmmsg; the answer by read, recvfrom, recvmsg), counted in the kernel by process; names after exec from sched:sched_process_exec"
+
+// WireCount is what DNSWire counted for one process over the whole trace.
+type WireCount struct {
+	PID                      uint32
+	Sent, Answered, Errors   uint64 // Errors: answers whose rcode is not NOERROR
+	TotalLatency, MaxLatency time.Duration
+}
+
+// DNSWireResult is a trace of the queries on the wire: each process's,
+// counted in the kernel whatever records a full ring lost, and the queries
+// left unanswered at the end.
+type DNSWireResult struct {
+	Procs      []WireCount
+	Names      Names
+	Unanswered []DNSQuery
+	Unkeyed    uint64 // queries and answers the per-process table had no room for
+	Lost       uint64 // answer records a full ring dropped; counted all the same
+}
 
 // DNSQuery is one DNS query a program sent over UDP to port 53.
 type DNSQuery struct {
@@ -56,11 +74,10 @@ type wireQuery struct {
 }
 
 // DNSWire times the DNS queries programs send over UDP to port 53, of
-// process pid or (0) every process, whatever resolver they use; each
-// answered query goes to onQuery as its answer is read. It returns the
-// queries still unanswered when the trace ended and how many records a
-// full ring lost.
-func DNSWire(ctx context.Context, d time.Duration, pid uint32, progress Progress, onQuery func(DNSQuery)) (unanswered []DNSQuery, lost uint64, err error) {
+// process pid or (0) every process, whatever resolver they use: it counts
+// them by process in the kernel, and hands each answered query to onQuery
+// as its answer is read.
+func DNSWire(ctx context.Context, d time.Duration, pid uint32, progress Progress, onQuery func(DNSQuery)) (DNSWireResult, error) {
 	spec, err := loadDnswire()
 	var objs dnswireObjects
 	consts := map[string]any{
@@ -70,7 +87,7 @@ func DNSWire(ctx context.Context, d time.Duration, pid uint32, progress Progress
 		"target_tgid": pid, "self_tgid": selfTGID,
 	}
 	if err := load("DNS wire", spec, err, consts, &objs); err != nil {
-		return nil, 0, err
+		return DNSWireResult{}, err
 	}
 	defer objs.Close()
 	onRecord := func(b []byte) {
@@ -84,13 +101,28 @@ func DNSWire(ctx context.Context, d time.Duration, pid uint32, progress Progress
 		onQuery(q)
 	}
 	err = trace(ctx, d, progress, objs.Events, onRecord,
+		renameOnExec(objs.OnExec),
 		tracepoint("raw_syscalls", "sys_enter", objs.OnEnter),
 		tracepoint("raw_syscalls", "sys_exit", objs.OnExit))
 	if err != nil {
-		return nil, 0, err
+		return DNSWireResult{}, err
 	}
-	unanswered, err = leftQueries(objs.Queries)
-	return unanswered, lostRecords(objs.Lost), err
+	res := DNSWireResult{Lost: counter(objs.Lost, 0), Unkeyed: counter(objs.Unkeyed, 0)}
+	if res.Unanswered, err = leftQueries(objs.Queries); err != nil {
+		return res, err
+	}
+	var tgid uint32
+	var v struct{ Sent, Answered, Errors, TotalNS, MaxNS uint64 }
+	it := objs.ByTgid.Iterate()
+	for it.Next(&tgid, &v) {
+		res.Procs = append(res.Procs, WireCount{PID: tgid, Sent: v.Sent, Answered: v.Answered, Errors: v.Errors,
+			TotalLatency: time.Duration(v.TotalNS), MaxLatency: time.Duration(v.MaxNS)})
+	}
+	if err := it.Err(); err != nil && !errors.Is(err, ebpf.ErrIterationAborted) {
+		return res, err
+	}
+	res.Names, err = processNames(objs.Names)
+	return res, err
 }
 
 // leftQueries lists the queries that were sent and never answered.

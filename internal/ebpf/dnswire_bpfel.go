@@ -16,14 +16,18 @@ import (
 //
 // Used for safe lookups in a Collection or CollectionSpec.
 const (
+	dnswireMapByTgid       = "by_tgid"
 	dnswireMapDnsSocks     = "dns_socks"
 	dnswireMapEventScratch = "event_scratch"
 	dnswireMapEvents       = "events"
 	dnswireMapLost         = "lost"
+	dnswireMapNames        = "names"
 	dnswireMapQueries      = "queries"
 	dnswireMapQueryScratch = "query_scratch"
 	dnswireMapRecvs        = "recvs"
+	dnswireMapUnkeyed      = "unkeyed"
 	dnswireProgOnEnter     = "on_enter"
+	dnswireProgOnExec      = "on_exec"
 	dnswireProgOnExit      = "on_exit"
 	dnswireVarNrClose      = "nr_close"
 	dnswireVarNrConnect    = "nr_connect"
@@ -81,6 +85,7 @@ type dnswireSpecs struct {
 // It can be passed ebpf.CollectionSpec.Assign.
 type dnswireProgramSpecs struct {
 	OnEnter *ebpf.ProgramSpec `ebpf:"on_enter"`
+	OnExec  *ebpf.ProgramSpec `ebpf:"on_exec"`
 	OnExit  *ebpf.ProgramSpec `ebpf:"on_exit"`
 }
 
@@ -88,13 +93,16 @@ type dnswireProgramSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type dnswireMapSpecs struct {
+	ByTgid       *ebpf.MapSpec `ebpf:"by_tgid"`
 	DnsSocks     *ebpf.MapSpec `ebpf:"dns_socks"`
 	EventScratch *ebpf.MapSpec `ebpf:"event_scratch"`
 	Events       *ebpf.MapSpec `ebpf:"events"`
 	Lost         *ebpf.MapSpec `ebpf:"lost"`
+	Names        *ebpf.MapSpec `ebpf:"names"`
 	Queries      *ebpf.MapSpec `ebpf:"queries"`
 	QueryScratch *ebpf.MapSpec `ebpf:"query_scratch"`
 	Recvs        *ebpf.MapSpec `ebpf:"recvs"`
+	Unkeyed      *ebpf.MapSpec `ebpf:"unkeyed"`
 }
 
 // dnswireVariableSpecs contains global variables before they are loaded into the kernel.
@@ -134,24 +142,30 @@ func (o *dnswireObjects) Close() error {
 //
 // It can be passed to loadDnswireObjects or ebpf.CollectionSpec.LoadAndAssign.
 type dnswireMaps struct {
+	ByTgid       *ebpf.Map `ebpf:"by_tgid"`
 	DnsSocks     *ebpf.Map `ebpf:"dns_socks"`
 	EventScratch *ebpf.Map `ebpf:"event_scratch"`
 	Events       *ebpf.Map `ebpf:"events"`
 	Lost         *ebpf.Map `ebpf:"lost"`
+	Names        *ebpf.Map `ebpf:"names"`
 	Queries      *ebpf.Map `ebpf:"queries"`
 	QueryScratch *ebpf.Map `ebpf:"query_scratch"`
 	Recvs        *ebpf.Map `ebpf:"recvs"`
+	Unkeyed      *ebpf.Map `ebpf:"unkeyed"`
 }
 
 func (m *dnswireMaps) Close() error {
 	return _DnswireClose(
+		m.ByTgid,
 		m.DnsSocks,
 		m.EventScratch,
 		m.Events,
 		m.Lost,
+		m.Names,
 		m.Queries,
 		m.QueryScratch,
 		m.Recvs,
+		m.Unkeyed,
 	)
 }
 
@@ -177,12 +191,14 @@ type dnswireVariables struct {
 // It can be passed to loadDnswireObjects or ebpf.CollectionSpec.LoadAndAssign.
 type dnswirePrograms struct {
 	OnEnter *ebpf.Program `ebpf:"on_enter"`
+	OnExec  *ebpf.Program `ebpf:"on_exec"`
 	OnExit  *ebpf.Program `ebpf:"on_exit"`
 }
 
 func (p *dnswirePrograms) Close() error {
 	return _DnswireClose(
 		p.OnEnter,
+		p.OnExec,
 		p.OnExit,
 	)
 }

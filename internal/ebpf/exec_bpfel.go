@@ -16,9 +16,11 @@ import (
 //
 // Used for safe lookups in a Collection or CollectionSpec.
 const (
+	execMapByProgram  = "by_program"
 	execMapEvents     = "events"
 	execMapLost       = "lost"
 	execMapPending    = "pending"
+	execMapUnkeyed    = "unkeyed"
 	execProgOnEnter   = "on_enter"
 	execProgOnExit    = "on_exit"
 	execVarMaxArgs    = "max_args"
@@ -76,9 +78,11 @@ type execProgramSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type execMapSpecs struct {
-	Events  *ebpf.MapSpec `ebpf:"events"`
-	Lost    *ebpf.MapSpec `ebpf:"lost"`
-	Pending *ebpf.MapSpec `ebpf:"pending"`
+	ByProgram *ebpf.MapSpec `ebpf:"by_program"`
+	Events    *ebpf.MapSpec `ebpf:"events"`
+	Lost      *ebpf.MapSpec `ebpf:"lost"`
+	Pending   *ebpf.MapSpec `ebpf:"pending"`
+	Unkeyed   *ebpf.MapSpec `ebpf:"unkeyed"`
 }
 
 // execVariableSpecs contains global variables before they are loaded into the kernel.
@@ -110,16 +114,20 @@ func (o *execObjects) Close() error {
 //
 // It can be passed to loadExecObjects or ebpf.CollectionSpec.LoadAndAssign.
 type execMaps struct {
-	Events  *ebpf.Map `ebpf:"events"`
-	Lost    *ebpf.Map `ebpf:"lost"`
-	Pending *ebpf.Map `ebpf:"pending"`
+	ByProgram *ebpf.Map `ebpf:"by_program"`
+	Events    *ebpf.Map `ebpf:"events"`
+	Lost      *ebpf.Map `ebpf:"lost"`
+	Pending   *ebpf.Map `ebpf:"pending"`
+	Unkeyed   *ebpf.Map `ebpf:"unkeyed"`
 }
 
 func (m *execMaps) Close() error {
 	return _ExecClose(
+		m.ByProgram,
 		m.Events,
 		m.Lost,
 		m.Pending,
+		m.Unkeyed,
 	)
 }
 

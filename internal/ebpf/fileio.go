@@ -2,14 +2,17 @@ package ebpf
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cilium/ebpf"
 )
 
 // FileIOMechanism is how FileIO times calls.
-const FileIOMechanism = "eBPF on tracepoints raw_syscalls:sys_enter and raw_syscalls:sys_exit (read, write, pread64, pwrite64, readv, writev; the file from the task's fd table)"
+const FileIOMechanism = "eBPF on tracepoints raw_syscalls:sys_enter and raw_syscalls:sys_exit (read, write, pread64, pwrite64, readv, writev; the file from the task's fd table), counted in the kernel by process, file and errno; names after exec from sched:sched_process_exec"
 
 // FileIOOptions select what FileIO traces.
 type FileIOOptions struct {
@@ -21,13 +24,36 @@ type FileIOOptions struct {
 // OpStat is what FileIO counted for reads or for writes.
 type OpStat struct {
 	Calls, Bytes, Errors uint64
-	Micros               Slots // latency histogram, log2 of microseconds
+	Micros               Slots  // latency histogram, log2 of microseconds
+	Slow                 uint64 // calls at least the threshold long
+	Unkeyed              uint64 // calls the per-file table had no room for, counted here only
 }
 
-// FileIOResult is the reads and writes of an interval.
+// FileCount is what FileIO counted for one process, operation, result and
+// file over the whole trace.
+type FileCount struct {
+	PID        uint32
+	Write      bool
+	Errno      uint32 // 0: the calls succeeded
+	Dev        uint32 // the file's device, as the kernel encodes it (major<<20 | minor)
+	Ino        uint64
+	Calls      uint64
+	Bytes      uint64
+	Total, Max time.Duration
+	Slow       uint64
+	FD         uint32 // a descriptor the process read or wrote the file by
+	Mode       uint32
+	Name       string // the file's last path component
+	Path       string // its full path if a slow call's record named it, else "" (see FDPath)
+}
+
+// FileIOResult is the reads and writes of an interval, counted in the
+// kernel, whatever records a full ring lost.
 type FileIOResult struct {
 	Read, Write OpStat
-	Lost        uint64 // slow-call records a full ring dropped
+	Files       []FileCount
+	Names       Names
+	Lost        uint64 // slow-call records a full ring dropped; still counted above
 }
 
 // SlowIO is one read or write call at least the threshold long.
@@ -39,6 +65,8 @@ type SlowIO struct {
 	Write   bool
 	FD      uint32
 	Mode    uint32 // the inode's mode: type and permissions
+	Dev     uint32
+	Ino     uint64
 	Comm    string
 	File    string // the file's name (its last path component)
 	Path    string // the full path while the descriptor was still open, else ""
@@ -48,10 +76,24 @@ type SlowIO struct {
 type ioRecord struct {
 	TS, LatencyNS uint64
 	Ret           int64
+	Ino           uint64
 	PID, Op, FD   uint32
-	Mode          uint32
+	Mode, Dev     uint32
+	_             uint32
 	Comm          [16]byte
 	Name          [64]byte
+}
+
+// fileKey and fileStat mirror struct file_key and struct file_stat.
+type fileKey struct {
+	TGID, Op, Err, Dev uint32
+	Ino                uint64
+}
+
+type fileStat struct {
+	Calls, Bytes, TotalNS, MaxNS, Slow uint64
+	FD, Mode                           uint32
+	Name                               [64]byte
 }
 
 // FileIO times file reads and writes for d; slow calls go to onSlow (nil
@@ -73,16 +115,22 @@ func FileIO(ctx context.Context, d time.Duration, o FileIOOptions, progress Prog
 	}
 	defer objs.Close()
 	paths := fdPaths{}
+	known := map[fileID]string{} // full paths of the files slow calls named
 	onRecord := func(b []byte) {
 		var r ioRecord
 		if onSlow == nil || !decode(b, &r) {
 			return
 		}
 		name := cstring(r.Name[:])
-		onSlow(SlowIO{Time: time.Duration(r.TS), Latency: time.Duration(r.LatencyNS), Ret: r.Ret, PID: r.PID,
-			Write: r.Op == 1, FD: r.FD, Mode: r.Mode, Comm: cstring(r.Comm[:]), File: name, Path: paths.lookup(r.PID, r.FD, name)})
+		s := SlowIO{Time: time.Duration(r.TS), Latency: time.Duration(r.LatencyNS), Ret: r.Ret, PID: r.PID,
+			Write: r.Op == 1, FD: r.FD, Mode: r.Mode, Dev: r.Dev, Ino: r.Ino, Comm: cstring(r.Comm[:]), File: name, Path: paths.lookup(r.PID, r.FD, name)}
+		if id := (fileID{r.Dev, r.Ino}); s.Path != "" && len(known) < maxPathLookups {
+			known[id] = s.Path
+		}
+		onSlow(s)
 	}
 	err = trace(ctx, d, progress, objs.Events, onRecord,
+		renameOnExec(objs.OnExec),
 		tracepoint("raw_syscalls", "sys_enter", objs.OnEnter),
 		tracepoint("raw_syscalls", "sys_exit", objs.OnExit))
 	if err != nil {
@@ -95,8 +143,37 @@ func FileIO(ctx context.Context, d time.Duration, o FileIOOptions, progress Prog
 	if err := objs.Stats.Lookup(uint32(1), &res.Write); err != nil {
 		return res, err
 	}
-	res.Lost = lostRecords(objs.Lost)
-	return res, nil
+	res.Lost = counter(objs.Lost, 0)
+	if res.Files, err = fileCounts(objs.ByFile); err != nil {
+		return res, err
+	}
+	for i := range res.Files {
+		res.Files[i].Path = known[fileID{res.Files[i].Dev, res.Files[i].Ino}]
+	}
+	res.Names, err = processNames(objs.Names)
+	return res, err
+}
+
+func fileCounts(m *ebpf.Map) ([]FileCount, error) {
+	var out []FileCount
+	var k fileKey
+	var v fileStat
+	it := m.Iterate()
+	for it.Next(&k, &v) {
+		out = append(out, FileCount{PID: k.TGID, Write: k.Op == 1, Errno: k.Err, Dev: k.Dev, Ino: k.Ino,
+			Calls: v.Calls, Bytes: v.Bytes, Total: time.Duration(v.TotalNS), Max: time.Duration(v.MaxNS), Slow: v.Slow,
+			FD: v.FD, Mode: v.Mode, Name: cstring(v.Name[:])})
+	}
+	if err := it.Err(); err != nil && !errors.Is(err, ebpf.ErrIterationAborted) {
+		return out, err
+	}
+	return out, nil
+}
+
+// fileID is a file by device and inode.
+type fileID struct {
+	dev uint32
+	ino uint64
 }
 
 // fdPaths names the files behind slow calls in full. A tracepoint program
@@ -123,14 +200,15 @@ func (c fdPaths) lookup(pid, fd uint32, name string) string {
 	if len(c) >= maxPathLookups || name == "" {
 		return ""
 	}
-	p := fdPath(pid, fd, name)
+	p := FDPath(pid, fd, name)
 	c[k] = p
 	return p
 }
 
-// fdPath is the target of /proc/pid/fd/fd when its last component is name
-// (or starts with it: the record keeps at most 63 bytes of a name).
-func fdPath(pid, fd uint32, name string) string {
+// FDPath is the target of /proc/pid/fd/fd when its last component is name
+// (or starts with it: the kernel's tables keep at most 63 bytes of a name),
+// else "": the file's full path while the process holds it open.
+func FDPath(pid, fd uint32, name string) string {
 	link, err := os.Readlink("/proc/" + strconv.FormatUint(uint64(pid), 10) + "/fd/" + strconv.FormatUint(uint64(fd), 10))
 	if err != nil || !strings.HasPrefix(link, "/") {
 		return "" // closed, or not a path (socket:[...], pipe:[...])

@@ -16,11 +16,14 @@ import (
 //
 // Used for safe lookups in a Collection or CollectionSpec.
 const (
+	fileioMapByFile     = "by_file"
 	fileioMapCalls      = "calls"
 	fileioMapEvents     = "events"
 	fileioMapLost       = "lost"
+	fileioMapNames      = "names"
 	fileioMapStats      = "stats"
 	fileioProgOnEnter   = "on_enter"
+	fileioProgOnExec    = "on_exec"
 	fileioProgOnExit    = "on_exit"
 	fileioVarAllFiles   = "all_files"
 	fileioVarMinNs      = "min_ns"
@@ -77,6 +80,7 @@ type fileioSpecs struct {
 // It can be passed ebpf.CollectionSpec.Assign.
 type fileioProgramSpecs struct {
 	OnEnter *ebpf.ProgramSpec `ebpf:"on_enter"`
+	OnExec  *ebpf.ProgramSpec `ebpf:"on_exec"`
 	OnExit  *ebpf.ProgramSpec `ebpf:"on_exit"`
 }
 
@@ -84,9 +88,11 @@ type fileioProgramSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type fileioMapSpecs struct {
+	ByFile *ebpf.MapSpec `ebpf:"by_file"`
 	Calls  *ebpf.MapSpec `ebpf:"calls"`
 	Events *ebpf.MapSpec `ebpf:"events"`
 	Lost   *ebpf.MapSpec `ebpf:"lost"`
+	Names  *ebpf.MapSpec `ebpf:"names"`
 	Stats  *ebpf.MapSpec `ebpf:"stats"`
 }
 
@@ -126,17 +132,21 @@ func (o *fileioObjects) Close() error {
 //
 // It can be passed to loadFileioObjects or ebpf.CollectionSpec.LoadAndAssign.
 type fileioMaps struct {
+	ByFile *ebpf.Map `ebpf:"by_file"`
 	Calls  *ebpf.Map `ebpf:"calls"`
 	Events *ebpf.Map `ebpf:"events"`
 	Lost   *ebpf.Map `ebpf:"lost"`
+	Names  *ebpf.Map `ebpf:"names"`
 	Stats  *ebpf.Map `ebpf:"stats"`
 }
 
 func (m *fileioMaps) Close() error {
 	return _FileioClose(
+		m.ByFile,
 		m.Calls,
 		m.Events,
 		m.Lost,
+		m.Names,
 		m.Stats,
 	)
 }
@@ -162,12 +172,14 @@ type fileioVariables struct {
 // It can be passed to loadFileioObjects or ebpf.CollectionSpec.LoadAndAssign.
 type fileioPrograms struct {
 	OnEnter *ebpf.Program `ebpf:"on_enter"`
+	OnExec  *ebpf.Program `ebpf:"on_exec"`
 	OnExit  *ebpf.Program `ebpf:"on_exit"`
 }
 
 func (p *fileioPrograms) Close() error {
 	return _FileioClose(
 		p.OnEnter,
+		p.OnExec,
 		p.OnExit,
 	)
 }

@@ -16,11 +16,16 @@ import (
 //
 // Used for safe lookups in a Collection or CollectionSpec.
 const (
+	fileopenMapByPath     = "by_path"
 	fileopenMapEvents     = "events"
 	fileopenMapLost       = "lost"
+	fileopenMapNames      = "names"
 	fileopenMapPending    = "pending"
+	fileopenMapTotals     = "totals"
 	fileopenProgOnEnter   = "on_enter"
+	fileopenProgOnExec    = "on_exec"
 	fileopenProgOnExit    = "on_exit"
+	fileopenVarAllPaths   = "all_paths"
 	fileopenVarNrCreat    = "nr_creat"
 	fileopenVarNrOpen     = "nr_open"
 	fileopenVarNrOpenat   = "nr_openat"
@@ -73,6 +78,7 @@ type fileopenSpecs struct {
 // It can be passed ebpf.CollectionSpec.Assign.
 type fileopenProgramSpecs struct {
 	OnEnter *ebpf.ProgramSpec `ebpf:"on_enter"`
+	OnExec  *ebpf.ProgramSpec `ebpf:"on_exec"`
 	OnExit  *ebpf.ProgramSpec `ebpf:"on_exit"`
 }
 
@@ -80,15 +86,19 @@ type fileopenProgramSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type fileopenMapSpecs struct {
+	ByPath  *ebpf.MapSpec `ebpf:"by_path"`
 	Events  *ebpf.MapSpec `ebpf:"events"`
 	Lost    *ebpf.MapSpec `ebpf:"lost"`
+	Names   *ebpf.MapSpec `ebpf:"names"`
 	Pending *ebpf.MapSpec `ebpf:"pending"`
+	Totals  *ebpf.MapSpec `ebpf:"totals"`
 }
 
 // fileopenVariableSpecs contains global variables before they are loaded into the kernel.
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type fileopenVariableSpecs struct {
+	AllPaths   *ebpf.VariableSpec `ebpf:"all_paths"`
 	NrCreat    *ebpf.VariableSpec `ebpf:"nr_creat"`
 	NrOpen     *ebpf.VariableSpec `ebpf:"nr_open"`
 	NrOpenat   *ebpf.VariableSpec `ebpf:"nr_openat"`
@@ -118,16 +128,22 @@ func (o *fileopenObjects) Close() error {
 //
 // It can be passed to loadFileopenObjects or ebpf.CollectionSpec.LoadAndAssign.
 type fileopenMaps struct {
+	ByPath  *ebpf.Map `ebpf:"by_path"`
 	Events  *ebpf.Map `ebpf:"events"`
 	Lost    *ebpf.Map `ebpf:"lost"`
+	Names   *ebpf.Map `ebpf:"names"`
 	Pending *ebpf.Map `ebpf:"pending"`
+	Totals  *ebpf.Map `ebpf:"totals"`
 }
 
 func (m *fileopenMaps) Close() error {
 	return _FileopenClose(
+		m.ByPath,
 		m.Events,
 		m.Lost,
+		m.Names,
 		m.Pending,
+		m.Totals,
 	)
 }
 
@@ -135,6 +151,7 @@ func (m *fileopenMaps) Close() error {
 //
 // It can be passed to loadFileopenObjects or ebpf.CollectionSpec.LoadAndAssign.
 type fileopenVariables struct {
+	AllPaths   *ebpf.Variable `ebpf:"all_paths"`
 	NrCreat    *ebpf.Variable `ebpf:"nr_creat"`
 	NrOpen     *ebpf.Variable `ebpf:"nr_open"`
 	NrOpenat   *ebpf.Variable `ebpf:"nr_openat"`
@@ -149,12 +166,14 @@ type fileopenVariables struct {
 // It can be passed to loadFileopenObjects or ebpf.CollectionSpec.LoadAndAssign.
 type fileopenPrograms struct {
 	OnEnter *ebpf.Program `ebpf:"on_enter"`
+	OnExec  *ebpf.Program `ebpf:"on_exec"`
 	OnExit  *ebpf.Program `ebpf:"on_exit"`
 }
 
 func (p *fileopenPrograms) Close() error {
 	return _FileopenClose(
 		p.OnEnter,
+		p.OnExec,
 		p.OnExit,
 	)
 }

@@ -9,6 +9,7 @@ package ebpf
 
 //go:generate go run github.com/cilium/ebpf/cmd/bpf2go -no-global-types -cc clang -cflags "-O2 -g -Wall -Werror" -target bpfel biolat bpf/biolat.bpf.c -- -I/usr/include -I/usr/include/x86_64-linux-gnu
 //go:generate go run github.com/cilium/ebpf/cmd/bpf2go -no-global-types -cc clang -cflags "-O2 -g -Wall -Werror" -target bpfel runqlat bpf/runqlat.bpf.c -- -I/usr/include -I/usr/include/x86_64-linux-gnu
+//go:generate go run github.com/cilium/ebpf/cmd/bpf2go -no-global-types -cc clang -cflags "-O2 -g -Wall -Werror" -target bpfel offcpu bpf/offcpu.bpf.c -- -I/usr/include -I/usr/include/x86_64-linux-gnu
 //go:generate go run github.com/cilium/ebpf/cmd/bpf2go -no-global-types -cc clang -cflags "-O2 -g -Wall -Werror" -target bpfel syscount bpf/syscount.bpf.c -- -I/usr/include -I/usr/include/x86_64-linux-gnu
 //go:generate go run github.com/cilium/ebpf/cmd/bpf2go -no-global-types -cc clang -cflags "-O2 -g -Wall -Werror" -target bpfel exec bpf/exec.bpf.c -- -I/usr/include -I/usr/include/x86_64-linux-gnu
 //go:generate go run github.com/cilium/ebpf/cmd/bpf2go -no-global-types -cc clang -cflags "-O2 -g -Wall -Werror" -target bpfel tcp bpf/tcp.bpf.c -- -I/usr/include -I/usr/include/x86_64-linux-gnu

@@ -2,13 +2,14 @@ package ebpf
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
-	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,8 +23,16 @@ import (
 const ebpfWorkloadEnv = "HOSTMCP_EBPF_WORKLOAD"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(ebpfWorkloadEnv) == "resolve" {
+	switch os.Getenv(ebpfWorkloadEnv) {
+	case "resolve":
 		resolveWorkload()
+	case "preflight":
+		if err := Preflight(); err != nil {
+			fmt.Println("refused:", err)
+		} else {
+			fmt.Println("allowed")
+		}
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -100,7 +109,8 @@ func TestRunqLatencyLive(t *testing.T) {
 		t.Cleanup(func() { _ = c.Process.Kill(); _ = c.Wait() })
 		spinners[uint32(c.Process.Pid)] = true
 	}
-	hs, err := RunqLatency(context.Background(), time.Second, RunqOptions{}, nil)
+	res, err := RunqLatency(context.Background(), time.Second, RunqOptions{}, nil)
+	hs := res.Hists
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +123,8 @@ func TestRunqLatencyLive(t *testing.T) {
 
 	// The spinners never sleep: they wait only after being preempted, and
 	// each must show those waits, in milliseconds, under its own pid.
-	hs, err = RunqLatency(context.Background(), time.Second, RunqOptions{PerProcess: true}, nil)
+	res, err = RunqLatency(context.Background(), time.Second, RunqOptions{PerProcess: true}, nil)
+	hs = res.Hists
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,12 +148,37 @@ func TestRunqLatencyLive(t *testing.T) {
 		one = pid
 		break
 	}
-	hs, err = RunqLatency(context.Background(), time.Second, RunqOptions{TGID: one, PerProcess: true}, nil)
+	res, err = RunqLatency(context.Background(), time.Second, RunqOptions{TGID: one, PerProcess: true}, nil)
+	hs = res.Hists
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(hs) != 1 || hs[0].TGID != one {
 		t.Fatalf("with pid %d, got %+v", one, hs)
+	}
+}
+
+// A process that waits in a run queue as sh, woken by a line on its
+// stdin, and then execs sleep is named sleep.
+func TestRunqNamesAfterExecLive(t *testing.T) {
+	requireEBPF(t)
+	sh := exec.Command("sh", "-c", "read -r x; exec sleep 30")
+	stdin, err := sh.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sh.Process.Kill(); _ = sh.Wait() })
+	work := onAttach(func() { _, _ = stdin.Write([]byte("go\n")) })
+	res, err := RunqLatency(context.Background(), time.Second, RunqOptions{TGID: uint32(sh.Process.Pid), PerProcess: true}, work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", sh.Process.Pid))
+	if len(res.Hists) != 1 || res.Hists[0].Comm != "sleep" || strings.TrimSpace(string(comm)) != "sleep" {
+		t.Fatalf("pid %d runs %q: %+v", sh.Process.Pid, comm, res.Hists)
 	}
 }
 
@@ -270,7 +306,7 @@ func TestTCPTraceLive(t *testing.T) {
 			}
 		})
 		var seen []TCPEvent
-		_, err = TCPTrace(context.Background(), 1500*time.Millisecond, lifecycle, work, func(e TCPEvent) {
+		res, err := TCPTrace(context.Background(), 1500*time.Millisecond, TCPOptions{Lifecycle: lifecycle}, work, func(e TCPEvent) {
 			if e.Remote.Port() == port || e.Local.Port() == port {
 				seen = append(seen, e)
 			}
@@ -296,6 +332,12 @@ func TestTCPTraceLive(t *testing.T) {
 		}
 		if lifecycle && (client.TxBytes < 5000 || client.TxBytes > 5002 || client.Duration < 100*time.Millisecond) {
 			t.Fatalf("the client's connection: %+v", client)
+		}
+		// Counted in the kernel too, under this process and the port it
+		// connected to.
+		i := slices.IndexFunc(res.Peers, func(p PeerCount) bool { return p.PID == uint32(os.Getpid()) && p.RemotePort == port })
+		if i < 0 || res.Peers[i].Count != 1 || res.Peers[i].TxBytes != client.TxBytes || res.Names.Of(uint32(os.Getpid())) == "" {
+			t.Fatalf("lifecycle %v: the client's count among %+v", lifecycle, res.Peers)
 		}
 	}
 }
@@ -349,14 +391,15 @@ func TestFileOpsLive(t *testing.T) {
 		_ = exec.Command("sh", "-c", "touch \"$0\"; sleep 0.2; rm \"$0\"; cat /nonexistent-hostmcp 2>/dev/null; true", path).Run()
 	})
 	var created, removed, failed bool
-	_, err := FileOps(context.Background(), 1500*time.Millisecond, 0, work, func(op FileOp) {
+	var catPID uint32
+	res, err := FileOps(context.Background(), 1500*time.Millisecond, FileOpsOptions{}, work, func(op FileOp) {
 		switch {
 		case op.Path == path && !op.Unlink && op.Flags&syscall.O_CREAT != 0 && op.Ret >= 0:
 			created = true
 		case op.Path == path && op.Unlink && op.Ret == 0:
 			removed = true
 		case op.Path == "/nonexistent-hostmcp" && op.Ret == -int64(syscall.ENOENT) && op.Comm == "cat":
-			failed = true
+			failed, catPID = true, op.PID
 		}
 	})
 	if err != nil {
@@ -365,107 +408,15 @@ func TestFileOpsLive(t *testing.T) {
 	if !created || !removed || !failed {
 		t.Fatalf("created %v, removed %v, failed open %v", created, removed, failed)
 	}
-}
-
-// python3's socket.getaddrinfo goes through the C library and is timed.
-func TestDNSLatencyLive(t *testing.T) {
-	requireEBPF(t)
-	_, start := testutil.GatedPython(t, "import socket; socket.getaddrinfo('localhost', 80)")
-	work := onAttach(start)
-	var got []DNSLookup
-	mech, _, err := DNSLatency(context.Background(), 2*time.Second, 0, work, func(l DNSLookup) { got = append(got, l) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range got {
-		if l.Host == "localhost" && l.Func == "getaddrinfo" && l.Ret == 0 && l.Latency > 0 {
+	// Counted in the kernel too, by process, path and errno, under the
+	// name the process ran by.
+	for _, p := range res.Paths {
+		if p.Path == "/nonexistent-hostmcp" && p.PID == catPID {
+			if p.Errno != uint32(syscall.ENOENT) || p.Count != 1 || p.Unlink || res.Names.Of(p.PID) != "cat" {
+				t.Fatalf("cat's failed open: %+v, named %q", p, res.Names.Of(p.PID))
+			}
 			return
 		}
 	}
-	t.Fatalf("%s: no getaddrinfo(localhost) among %+v", mech, got)
-}
-
-// wireServerAddr is where TestDNSWireLive's DNS server listens: a loopback
-// address of its own, so no local resolver on 127.0.0.1:53 is in the way.
-const wireServerAddr = "127.0.0.153:53"
-
-// resolveWorkload is the child TestDNSWireLive traces: Go's own resolver
-// (a connected UDP socket: write and read), then raw queries on an
-// unconnected socket (sendto and recvfrom), one of which goes unanswered.
-func resolveWorkload() {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	r := &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
-		var d net.Dialer
-		return d.DialContext(ctx, "udp", wireServerAddr)
-	}}
-	_, _ = r.LookupHost(ctx, "wire.hostmcp.test")
-	c, err := net.ListenUDP("udp4", nil)
-	if err != nil {
-		os.Exit(2)
-	}
-	server := net.UDPAddrFromAddrPort(netip.MustParseAddrPort(wireServerAddr))
-	for i, name := range []string{"raw.hostmcp.test", "drop.hostmcp.test"} {
-		_, _ = c.WriteToUDP(dnsQuery(uint16(0x4000+i), name, 16), server)
-		_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
-		buf := make([]byte, 512)
-		_, _, _ = c.ReadFromUDP(buf)
-	}
-	os.Exit(0)
-}
-
-// dnsQuery is a DNS query message for name and type t.
-func dnsQuery(id uint16, name string, t uint16) []byte {
-	b := []byte{byte(id >> 8), byte(id), 1, 0, 0, 1, 0, 0, 0, 0, 0, 0}
-	for _, l := range strings.Split(name, ".") {
-		b = append(b, byte(len(l)))
-		b = append(b, l...)
-	}
-	return append(b, 0, byte(t>>8), byte(t), 0, 1)
-}
-
-// DNS queries over UDP to port 53 are timed whatever resolver sends them:
-// Go's (write and read on a connected socket) and raw ones (sendto and
-// recvfrom); an unanswered one is listed as such.
-func TestDNSWireLive(t *testing.T) {
-	requireEBPF(t)
-	testutil.ServeDNS(t, wireServerAddr)
-	child := exec.Command(os.Args[0], "-test.run=^$")
-	child.Env = append(os.Environ(), ebpfWorkloadEnv+"=resolve")
-	var started sync.WaitGroup
-	started.Add(1)
-	work := onAttach(func() {
-		defer started.Done()
-		if err := child.Start(); err != nil {
-			t.Error(err)
-		}
-	})
-	var got []DNSQuery
-	left, _, err := DNSWire(context.Background(), 3*time.Second, 0, work, func(q DNSQuery) { got = append(got, q) })
-	started.Wait()
-	if child.Process != nil {
-		_ = child.Wait()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	find := func(list []DNSQuery, name, typ string) *DNSQuery {
-		for i, q := range list {
-			if q.Name == name && q.Type == typ && int(q.PID) == child.Process.Pid {
-				return &list[i]
-			}
-		}
-		return nil
-	}
-	for _, want := range []struct{ name, typ, rcode string }{
-		{"wire.hostmcp.test", "A", "NOERROR"}, {"wire.hostmcp.test", "AAAA", "NOERROR"}, {"raw.hostmcp.test", "TXT", "NXDOMAIN"},
-	} {
-		q := find(got, want.name, want.typ)
-		if q == nil || !q.Answered || q.Rcode != want.rcode || q.Server != wireServerAddr || q.Latency <= 0 || q.Comm == "" {
-			t.Errorf("%s %s: got %+v among %+v", want.name, want.typ, q, got)
-		}
-	}
-	if q := find(left, "drop.hostmcp.test", "TXT"); q == nil || q.Answered {
-		t.Errorf("the unanswered query: %+v among %+v", q, left)
-	}
+	t.Fatalf("cat's failed open is not counted: %d paths", len(res.Paths))
 }

@@ -20,14 +20,15 @@ import (
 )
 
 // Preflight says why eBPF cannot run here, or nil: it needs the kernel's
-// BTF (for CO-RE), the privilege to load programs (root, or CAP_BPF and
-// CAP_PERFMON), and tracefs, where tracepoints are looked up.
+// BTF (for CO-RE), the privilege to load programs (CAP_BPF and
+// CAP_PERFMON, or CAP_SYS_ADMIN), and tracefs, where tracepoints are
+// looked up, which it mounts when it is missing.
 func Preflight() error {
 	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
 		return fmt.Errorf("the kernel has no BTF (/sys/kernel/btf/vmlinux): CO-RE programs cannot be relocated")
 	}
-	if os.Geteuid() != 0 && !hasCaps() {
-		return fmt.Errorf("loading eBPF programs needs root or CAP_BPF and CAP_PERFMON")
+	if !mayLoad() {
+		return fmt.Errorf("loading eBPF programs needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN")
 	}
 	return ensureTracefs()
 }
@@ -150,10 +151,11 @@ func wait(ctx context.Context, d time.Duration, progress Progress) error {
 	}
 }
 
-// lostRecords reads a program's count of records a full ring dropped.
-func lostRecords(m *ebpf.Map) uint64 {
+// counter reads slot i of an array of counters: the records a full ring
+// dropped, the calls a full table had no room for.
+func counter(m *ebpf.Map, i uint32) uint64 {
 	var n uint64
-	m.Lookup(uint32(0), &n)
+	m.Lookup(i, &n)
 	return n
 }
 

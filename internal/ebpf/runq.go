@@ -10,11 +10,11 @@ import (
 )
 
 // RunqMechanism is how RunqLatency measures.
-const RunqMechanism = "eBPF on raw tracepoints sched_wakeup, sched_wakeup_new and sched_switch (a task preempted while runnable is queued again)"
+const RunqMechanism = "eBPF on raw tracepoints sched_wakeup, sched_wakeup_new and sched_switch (a task preempted while runnable is queued again); names after exec from sched:sched_process_exec"
 
 // RunqMaxProcesses is how many processes the program keeps a histogram for
 // with PerProcess (the hists map's max_entries): the waits of processes seen
-// after it is full are not counted.
+// after it is full are only counted in RunqResult.Unkeyed.
 const RunqMaxProcesses = 4096
 
 // RunqOptions are perf_runq_latency's settings.
@@ -24,7 +24,8 @@ type RunqOptions struct {
 }
 
 // RunqHist is the run queue latency of one process (TGID 0 and no Comm: of
-// everything traced): a log2 histogram of microseconds and their sum.
+// everything traced): a log2 histogram of microseconds and their sum. Comm
+// is the process's command at the end of the trace, after its last exec.
 type RunqHist struct {
 	TGID    uint32
 	Comm    string
@@ -32,36 +33,50 @@ type RunqHist struct {
 	TotalUS uint64
 }
 
+// RunqResult is the run queue latency of a trace.
+type RunqResult struct {
+	Hists   []RunqHist
+	Unkeyed uint64 // waits of processes the per-process table had no room for, in no histogram
+}
+
 // runqHist is the program's map value (struct runq_hist).
 type runqHist struct {
 	Slots   Slots
 	TotalUS uint64
-	Comm    [16]byte
 }
 
 // RunqLatency measures, for d, how long runnable tasks wait for a CPU, from
 // a wakeup or a preemption until they run.
-func RunqLatency(ctx context.Context, d time.Duration, o RunqOptions, progress Progress) ([]RunqHist, error) {
+func RunqLatency(ctx context.Context, d time.Duration, o RunqOptions, progress Progress) (RunqResult, error) {
 	spec, err := loadRunqlat()
 	var objs runqlatObjects
 	consts := map[string]any{"targ_tgid": o.TGID, "per_process": boolByte(o.PerProcess)}
 	if err := load("run queue latency", spec, err, consts, &objs); err != nil {
-		return nil, err
+		return RunqResult{}, err
 	}
 	defer objs.Close()
 	err = trace(ctx, d, progress, nil, nil,
+		renameOnExec(objs.OnExec),
 		rawTracepoint("sched_wakeup", objs.OnWakeup),
 		rawTracepoint("sched_wakeup_new", objs.OnWakeupNew),
 		rawTracepoint("sched_switch", objs.OnSwitch))
 	if err != nil {
-		return nil, err
+		return RunqResult{}, err
 	}
-	var out []RunqHist
+	names, err := processNames(objs.Names)
+	if err != nil {
+		return RunqResult{}, err
+	}
+	out := RunqResult{Unkeyed: counter(objs.Unkeyed, 0)}
 	var key uint32
 	var v runqHist
 	it := objs.Hists.Iterate()
 	for it.Next(&key, &v) {
-		out = append(out, RunqHist{TGID: key, Comm: cstring(v.Comm[:]), Slots: v.Slots, TotalUS: v.TotalUS})
+		h := RunqHist{TGID: key, Slots: v.Slots, TotalUS: v.TotalUS}
+		if o.PerProcess {
+			h.Comm = names.Of(key)
+		}
+		out.Hists = append(out.Hists, h)
 	}
 	return out, it.Err()
 }

@@ -17,7 +17,10 @@ import (
 // Used for safe lookups in a Collection or CollectionSpec.
 const (
 	runqlatMapHists        = "hists"
+	runqlatMapNames        = "names"
 	runqlatMapQueued       = "queued"
+	runqlatMapUnkeyed      = "unkeyed"
+	runqlatProgOnExec      = "on_exec"
 	runqlatProgOnSwitch    = "on_switch"
 	runqlatProgOnWakeup    = "on_wakeup"
 	runqlatProgOnWakeupNew = "on_wakeup_new"
@@ -67,6 +70,7 @@ type runqlatSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type runqlatProgramSpecs struct {
+	OnExec      *ebpf.ProgramSpec `ebpf:"on_exec"`
 	OnSwitch    *ebpf.ProgramSpec `ebpf:"on_switch"`
 	OnWakeup    *ebpf.ProgramSpec `ebpf:"on_wakeup"`
 	OnWakeupNew *ebpf.ProgramSpec `ebpf:"on_wakeup_new"`
@@ -76,8 +80,10 @@ type runqlatProgramSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type runqlatMapSpecs struct {
-	Hists  *ebpf.MapSpec `ebpf:"hists"`
-	Queued *ebpf.MapSpec `ebpf:"queued"`
+	Hists   *ebpf.MapSpec `ebpf:"hists"`
+	Names   *ebpf.MapSpec `ebpf:"names"`
+	Queued  *ebpf.MapSpec `ebpf:"queued"`
+	Unkeyed *ebpf.MapSpec `ebpf:"unkeyed"`
 }
 
 // runqlatVariableSpecs contains global variables before they are loaded into the kernel.
@@ -108,14 +114,18 @@ func (o *runqlatObjects) Close() error {
 //
 // It can be passed to loadRunqlatObjects or ebpf.CollectionSpec.LoadAndAssign.
 type runqlatMaps struct {
-	Hists  *ebpf.Map `ebpf:"hists"`
-	Queued *ebpf.Map `ebpf:"queued"`
+	Hists   *ebpf.Map `ebpf:"hists"`
+	Names   *ebpf.Map `ebpf:"names"`
+	Queued  *ebpf.Map `ebpf:"queued"`
+	Unkeyed *ebpf.Map `ebpf:"unkeyed"`
 }
 
 func (m *runqlatMaps) Close() error {
 	return _RunqlatClose(
 		m.Hists,
+		m.Names,
 		m.Queued,
+		m.Unkeyed,
 	)
 }
 
@@ -131,6 +141,7 @@ type runqlatVariables struct {
 //
 // It can be passed to loadRunqlatObjects or ebpf.CollectionSpec.LoadAndAssign.
 type runqlatPrograms struct {
+	OnExec      *ebpf.Program `ebpf:"on_exec"`
 	OnSwitch    *ebpf.Program `ebpf:"on_switch"`
 	OnWakeup    *ebpf.Program `ebpf:"on_wakeup"`
 	OnWakeupNew *ebpf.Program `ebpf:"on_wakeup_new"`
@@ -138,6 +149,7 @@ type runqlatPrograms struct {
 
 func (p *runqlatPrograms) Close() error {
 	return _RunqlatClose(
+		p.OnExec,
 		p.OnSwitch,
 		p.OnWakeup,
 		p.OnWakeupNew,

@@ -7,7 +7,7 @@ import (
 )
 
 // SyscountMechanism is how CountSyscalls counts.
-const SyscountMechanism = "eBPF on tracepoints raw_syscalls:sys_enter and raw_syscalls:sys_exit"
+const SyscountMechanism = "eBPF on tracepoints raw_syscalls:sys_enter and raw_syscalls:sys_exit; names after exec from sched:sched_process_exec"
 
 // SyscountOptions filter and extend CountSyscalls.
 type SyscountOptions struct {
@@ -22,7 +22,8 @@ type SyscallStat struct {
 	Count, Errors, TotalNS uint64
 }
 
-// ProcessSyscalls is a process's calls and its command.
+// ProcessSyscalls is a process's calls and its command at the end of the
+// trace, after its last exec.
 type ProcessSyscalls struct {
 	SyscallStat
 	Comm string
@@ -32,6 +33,7 @@ type ProcessSyscalls struct {
 type SyscallCounts struct {
 	ByNumber  map[uint32]SyscallStat
 	ByProcess map[uint32]ProcessSyscalls // by tgid
+	Unkeyed   uint64                     // calls in ByNumber of processes ByProcess had no room for
 }
 
 // SyscallName is a system call's name, or its number.
@@ -54,12 +56,13 @@ func CountSyscalls(ctx context.Context, d time.Duration, o SyscountOptions, prog
 	}
 	defer objs.Close()
 	err = trace(ctx, d, progress, nil, nil,
+		renameOnExec(objs.OnExec),
 		tracepoint("raw_syscalls", "sys_enter", objs.OnEnter),
 		tracepoint("raw_syscalls", "sys_exit", objs.OnExit))
 	if err != nil {
 		return SyscallCounts{}, err
 	}
-	out := SyscallCounts{ByNumber: map[uint32]SyscallStat{}, ByProcess: map[uint32]ProcessSyscalls{}}
+	out := SyscallCounts{ByNumber: map[uint32]SyscallStat{}, ByProcess: map[uint32]ProcessSyscalls{}, Unkeyed: counter(objs.Unkeyed, 0)}
 	var key uint32
 	var ns SyscallStat
 	it := objs.ByNr.Iterate()
@@ -69,13 +72,14 @@ func CountSyscalls(ctx context.Context, d time.Duration, o SyscountOptions, prog
 	if err := it.Err(); err != nil {
 		return out, err
 	}
-	var ps struct {
-		SyscallStat
-		Comm [16]byte
+	names, err := processNames(objs.Names)
+	if err != nil {
+		return out, err
 	}
+	var ps SyscallStat
 	it = objs.ByTgid.Iterate()
 	for it.Next(&key, &ps) {
-		out.ByProcess[key] = ProcessSyscalls{SyscallStat: ps.SyscallStat, Comm: cstring(ps.Comm[:])}
+		out.ByProcess[key] = ProcessSyscalls{SyscallStat: ps, Comm: names.Of(key)}
 	}
 	return out, it.Err()
 }

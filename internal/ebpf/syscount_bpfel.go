@@ -18,8 +18,11 @@ import (
 const (
 	syscountMapByNr       = "by_nr"
 	syscountMapByTgid     = "by_tgid"
+	syscountMapNames      = "names"
 	syscountMapStart      = "start"
+	syscountMapUnkeyed    = "unkeyed"
 	syscountProgOnEnter   = "on_enter"
+	syscountProgOnExec    = "on_exec"
 	syscountProgOnExit    = "on_exit"
 	syscountVarErrorsOnly = "errors_only"
 	syscountVarLatency    = "latency"
@@ -70,6 +73,7 @@ type syscountSpecs struct {
 // It can be passed ebpf.CollectionSpec.Assign.
 type syscountProgramSpecs struct {
 	OnEnter *ebpf.ProgramSpec `ebpf:"on_enter"`
+	OnExec  *ebpf.ProgramSpec `ebpf:"on_exec"`
 	OnExit  *ebpf.ProgramSpec `ebpf:"on_exit"`
 }
 
@@ -77,9 +81,11 @@ type syscountProgramSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type syscountMapSpecs struct {
-	ByNr   *ebpf.MapSpec `ebpf:"by_nr"`
-	ByTgid *ebpf.MapSpec `ebpf:"by_tgid"`
-	Start  *ebpf.MapSpec `ebpf:"start"`
+	ByNr    *ebpf.MapSpec `ebpf:"by_nr"`
+	ByTgid  *ebpf.MapSpec `ebpf:"by_tgid"`
+	Names   *ebpf.MapSpec `ebpf:"names"`
+	Start   *ebpf.MapSpec `ebpf:"start"`
+	Unkeyed *ebpf.MapSpec `ebpf:"unkeyed"`
 }
 
 // syscountVariableSpecs contains global variables before they are loaded into the kernel.
@@ -112,16 +118,20 @@ func (o *syscountObjects) Close() error {
 //
 // It can be passed to loadSyscountObjects or ebpf.CollectionSpec.LoadAndAssign.
 type syscountMaps struct {
-	ByNr   *ebpf.Map `ebpf:"by_nr"`
-	ByTgid *ebpf.Map `ebpf:"by_tgid"`
-	Start  *ebpf.Map `ebpf:"start"`
+	ByNr    *ebpf.Map `ebpf:"by_nr"`
+	ByTgid  *ebpf.Map `ebpf:"by_tgid"`
+	Names   *ebpf.Map `ebpf:"names"`
+	Start   *ebpf.Map `ebpf:"start"`
+	Unkeyed *ebpf.Map `ebpf:"unkeyed"`
 }
 
 func (m *syscountMaps) Close() error {
 	return _SyscountClose(
 		m.ByNr,
 		m.ByTgid,
+		m.Names,
 		m.Start,
+		m.Unkeyed,
 	)
 }
 
@@ -140,12 +150,14 @@ type syscountVariables struct {
 // It can be passed to loadSyscountObjects or ebpf.CollectionSpec.LoadAndAssign.
 type syscountPrograms struct {
 	OnEnter *ebpf.Program `ebpf:"on_enter"`
+	OnExec  *ebpf.Program `ebpf:"on_exec"`
 	OnExit  *ebpf.Program `ebpf:"on_exit"`
 }
 
 func (p *syscountPrograms) Close() error {
 	return _SyscountClose(
 		p.OnEnter,
+		p.OnExec,
 		p.OnExit,
 	)
 }

@@ -16,12 +16,19 @@ import (
 //
 // Used for safe lookups in a Collection or CollectionSpec.
 const (
-	tcpMapBirths    = "births"
-	tcpMapEvents    = "events"
-	tcpMapLost      = "lost"
-	tcpMapWhos      = "whos"
-	tcpProgOnState  = "on_state"
-	tcpVarLifecycle = "lifecycle"
+	tcpMapBirths     = "births"
+	tcpMapByPeer     = "by_peer"
+	tcpMapEvents     = "events"
+	tcpMapLost       = "lost"
+	tcpMapNames      = "names"
+	tcpMapUnkeyed    = "unkeyed"
+	tcpMapWhos       = "whos"
+	tcpProgOnExec    = "on_exec"
+	tcpProgOnState   = "on_state"
+	tcpVarLifecycle  = "lifecycle"
+	tcpVarLocalPort  = "local_port"
+	tcpVarRemotePort = "remote_port"
+	tcpVarTargetTgid = "target_tgid"
 )
 
 // loadTcp returns the embedded CollectionSpec for tcp.
@@ -66,6 +73,7 @@ type tcpSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type tcpProgramSpecs struct {
+	OnExec  *ebpf.ProgramSpec `ebpf:"on_exec"`
 	OnState *ebpf.ProgramSpec `ebpf:"on_state"`
 }
 
@@ -73,17 +81,23 @@ type tcpProgramSpecs struct {
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type tcpMapSpecs struct {
-	Births *ebpf.MapSpec `ebpf:"births"`
-	Events *ebpf.MapSpec `ebpf:"events"`
-	Lost   *ebpf.MapSpec `ebpf:"lost"`
-	Whos   *ebpf.MapSpec `ebpf:"whos"`
+	Births  *ebpf.MapSpec `ebpf:"births"`
+	ByPeer  *ebpf.MapSpec `ebpf:"by_peer"`
+	Events  *ebpf.MapSpec `ebpf:"events"`
+	Lost    *ebpf.MapSpec `ebpf:"lost"`
+	Names   *ebpf.MapSpec `ebpf:"names"`
+	Unkeyed *ebpf.MapSpec `ebpf:"unkeyed"`
+	Whos    *ebpf.MapSpec `ebpf:"whos"`
 }
 
 // tcpVariableSpecs contains global variables before they are loaded into the kernel.
 //
 // It can be passed ebpf.CollectionSpec.Assign.
 type tcpVariableSpecs struct {
-	Lifecycle *ebpf.VariableSpec `ebpf:"lifecycle"`
+	Lifecycle  *ebpf.VariableSpec `ebpf:"lifecycle"`
+	LocalPort  *ebpf.VariableSpec `ebpf:"local_port"`
+	RemotePort *ebpf.VariableSpec `ebpf:"remote_port"`
+	TargetTgid *ebpf.VariableSpec `ebpf:"target_tgid"`
 }
 
 // tcpObjects contains all objects after they have been loaded into the kernel.
@@ -106,17 +120,23 @@ func (o *tcpObjects) Close() error {
 //
 // It can be passed to loadTcpObjects or ebpf.CollectionSpec.LoadAndAssign.
 type tcpMaps struct {
-	Births *ebpf.Map `ebpf:"births"`
-	Events *ebpf.Map `ebpf:"events"`
-	Lost   *ebpf.Map `ebpf:"lost"`
-	Whos   *ebpf.Map `ebpf:"whos"`
+	Births  *ebpf.Map `ebpf:"births"`
+	ByPeer  *ebpf.Map `ebpf:"by_peer"`
+	Events  *ebpf.Map `ebpf:"events"`
+	Lost    *ebpf.Map `ebpf:"lost"`
+	Names   *ebpf.Map `ebpf:"names"`
+	Unkeyed *ebpf.Map `ebpf:"unkeyed"`
+	Whos    *ebpf.Map `ebpf:"whos"`
 }
 
 func (m *tcpMaps) Close() error {
 	return _TcpClose(
 		m.Births,
+		m.ByPeer,
 		m.Events,
 		m.Lost,
+		m.Names,
+		m.Unkeyed,
 		m.Whos,
 	)
 }
@@ -125,18 +145,23 @@ func (m *tcpMaps) Close() error {
 //
 // It can be passed to loadTcpObjects or ebpf.CollectionSpec.LoadAndAssign.
 type tcpVariables struct {
-	Lifecycle *ebpf.Variable `ebpf:"lifecycle"`
+	Lifecycle  *ebpf.Variable `ebpf:"lifecycle"`
+	LocalPort  *ebpf.Variable `ebpf:"local_port"`
+	RemotePort *ebpf.Variable `ebpf:"remote_port"`
+	TargetTgid *ebpf.Variable `ebpf:"target_tgid"`
 }
 
 // tcpPrograms contains all programs after they have been loaded into the kernel.
 //
 // It can be passed to loadTcpObjects or ebpf.CollectionSpec.LoadAndAssign.
 type tcpPrograms struct {
+	OnExec  *ebpf.Program `ebpf:"on_exec"`
 	OnState *ebpf.Program `ebpf:"on_state"`
 }
 
 func (p *tcpPrograms) Close() error {
 	return _TcpClose(
+		p.OnExec,
 		p.OnState,
 	)
 }

@@ -2,6 +2,7 @@ package health
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
@@ -14,7 +15,8 @@ type CgroupCheck struct {
 }
 
 // AnalyzeCgroup judges perf_cgroup_summary's reading: the cgroup's
-// throttling, limits and its own pressure over the interval.
+// throttling, limits and its own pressure over the interval. What was read
+// at a root cgroup is filed as the host's, not the cgroup's.
 func AnalyzeCgroup(s *hostinfo.CgroupSummary) UseSummary {
 	var fs []finding
 	if c := s.CPU; c != nil {
@@ -31,8 +33,9 @@ func AnalyzeCgroup(s *hostinfo.CgroupSummary) UseSummary {
 			fs = append(fs, check("cgroup", "utilization", ThreshMemLimit, ThreshMemLimit.Metric, m.LimitPercent,
 				fmt.Sprintf("memory %s of its %s limit (%.0f%%)", num.IEC(m.CurrentBytes), num.IEC(*m.LimitBytes), m.LimitPercent)))
 		}
-		f := check("cgroup", "errors", ThreshCgroupOOM, ThreshCgroupOOM.Metric, float64(m.OOMKills),
-			fmt.Sprintf("%d processes OOM-killed in this cgroup", m.OOMKills))
+		res, where := scope(m.From, "memory")
+		f := check(res, "errors", ThreshCgroupOOM, ThreshCgroupOOM.Metric, float64(m.OOMKills),
+			fmt.Sprintf("%d processes OOM-killed %s", m.OOMKills, where))
 		if !f.ok {
 			f.Severity = StatusWarning // since creation, not necessarily now
 		}
@@ -43,6 +46,7 @@ func AnalyzeCgroup(s *hostinfo.CgroupSummary) UseSummary {
 		fs = append(fs, check("cgroup", "utilization", ThreshPIDsLimit, ThreshPIDsLimit.Metric, pct,
 			fmt.Sprintf("%d tasks of %d allowed", p.Current, *p.Max)))
 	}
+	fs = append(fs, ioLimitFindings(s.IO)...)
 	if p := s.PressureWindow; p != nil { // the cgroup's own files; the host's pressure is never judged as its
 		secs := float64(s.IntervalMS) / 1000
 		for _, r := range []struct {
@@ -61,4 +65,41 @@ func AnalyzeCgroup(s *hostinfo.CgroupSummary) UseSummary {
 		}
 	}
 	return summarize(fs)
+}
+
+// ioLimitFindings judges each throttle limit of the cgroup against its
+// rate over the interval.
+func ioLimitFindings(io *hostinfo.CgroupIO) []finding {
+	if io == nil {
+		return nil
+	}
+	var fs []finding
+	for _, d := range io.Devices {
+		for _, l := range d.Limits {
+			verb := "reads"
+			if strings.HasPrefix(l.Kind, "write") {
+				verb = "writes"
+			}
+			rate, limit := fmt.Sprintf("%.1f I/Os/s", l.Rate), fmt.Sprintf("%d", l.Limit)
+			if strings.HasSuffix(l.Kind, "_bps") {
+				rate, limit = num.IEC(uint64(l.Rate))+"/s", num.IEC(l.Limit)+"/s"
+			}
+			fs = append(fs, check("cgroup", "saturation", ThreshIOLimit, ThreshIOLimit.Metric, l.UsedPercent,
+				fmt.Sprintf("%s %s %s against a limit of %s in %s (%.0f%%): its I/O waits on the cgroup's throttle",
+					d.Device, verb, rate, limit, l.Setting(), l.UsedPercent)))
+		}
+	}
+	return fs
+}
+
+// scope says whose numbers from are: the cgroup's, or the whole host's when
+// read at a hierarchy's root (a process at the root of the unified tree of
+// a hybrid host), and so which resource a finding is filed under.
+func scope(from []hostinfo.CgroupSource, hostResource string) (resource, where string) {
+	for _, s := range from {
+		if s.HostWide {
+			return hostResource, "host-wide (read at the root cgroup, not this cgroup's own)"
+		}
+	}
+	return "cgroup", "in this cgroup"
 }

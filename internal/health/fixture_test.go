@@ -1,8 +1,11 @@
 package health
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 )
@@ -98,4 +101,42 @@ func hasSuspicion(s UseSummary, resource, dim string) bool {
 		}
 	}
 	return false
+}
+
+// The blkio-hybrid capture: two direct-I/O writers at their cgroup's 80
+// write IOPS limit on vda. The limit is named as the cause of the slow
+// writes; the unified root's PSI, which is the host's, is never judged as
+// the cgroup's.
+func TestCgroupBlkioFixtureVerdict(t *testing.T) {
+	t.Parallel()
+	c := cgroupPair(t, "blkio-hybrid", 10862)
+	s := AnalyzeCgroup(&c)
+	var named bool
+	for _, x := range s.TopSuspicions {
+		named = named || x.Resource == "cgroup" && x.Metric == ThreshIOLimit.Metric && x.Severity == StatusCritical && x.Value == 100 &&
+			x.Detail == "vda writes 80.0 I/Os/s against a limit of 80 in blkio.throttle.write_iops_device (100%): its I/O waits on the cgroup's throttle"
+		if strings.Contains(x.Detail, "PSI") && (x.Resource == "cgroup" || !strings.Contains(x.Detail, "host-wide")) {
+			t.Errorf("host-wide pressure labelled the cgroup's: %+v", x)
+		}
+	}
+	if !named {
+		t.Errorf("writes at their 80 IOPS limit must be the named cause: %q %+v", s.Verdict, s.TopSuspicions)
+	}
+}
+
+// The hand-made v2 pod reads 10 MiB/s under an io.max rbps of 10 MiB/s; the
+// 120 IOPS write limit of a device it does not use is shown, not blamed.
+func TestCgroupIOLimitV2FixtureVerdict(t *testing.T) {
+	t.Parallel()
+	c := cgroupPair(t, "cgroup-v2", 3120)
+	var got []string
+	for _, x := range AnalyzeCgroup(&c).TopSuspicions {
+		if x.Metric == ThreshIOLimit.Metric {
+			got = append(got, x.Severity+": "+x.Detail)
+		}
+	}
+	want := []string{"critical: 254:0 reads 10.0 MiB/s against a limit of 10.0 MiB/s in io.max rbps (100%): its I/O waits on the cgroup's throttle"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("io limit suspicions (-want +got):\n%s", diff)
+	}
 }

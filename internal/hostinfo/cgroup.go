@@ -22,10 +22,14 @@ var ErrPIDNotFound = errors.New("process not found")
 // directory holds every controller; on v1 and hybrid hosts each controller
 // has its own hierarchy, and the v2 directory (if mounted) still has PSI.
 type CgroupDirs struct {
-	Path string            `json:"path"` // the cgroup's path: the v2 one, else the cpu controller's
-	Mode string            `json:"mode"` // "v1", "v2" or "hybrid"
-	V2   string            `json:"v2,omitempty"`
-	V1   map[string]string `json:"v1,omitempty"` // controller -> directory
+	// Path is the cgroup's path. A process whose hierarchies disagree (v1
+	// and hybrid hosts) is named by its deepest cgroup that is not a root,
+	// and Paths then gives each hierarchy's ("v2" or the v1 controller).
+	Path  string            `json:"path"`
+	Paths map[string]string `json:"paths,omitempty"`
+	Mode  string            `json:"mode"` // "v1", "v2" or "hybrid"
+	V2    string            `json:"v2,omitempty"`
+	V1    map[string]string `json:"v1,omitempty"` // controller -> directory
 }
 
 // CgroupOfPID finds the directories of the cgroups pid belongs to.
@@ -46,23 +50,26 @@ func (h *Host) CgroupOfPID(pid int) (CgroupDirs, error) {
 		return CgroupDirs{}, err
 	}
 	d := CgroupDirs{V1: map[string]string{}}
+	var keys []string // the hierarchies with resource controllers, as listed
+	paths := map[string]string{}
 	for _, l := range lines {
 		if len(l.Controllers) == 0 && l.Hierarchy == 0 {
 			if m := findMount(mounts, 2, ""); m != nil {
 				d.V2 = underMount(m, l.Path)
-				d.Path = l.Path
+				keys, paths["v2"] = append(keys, "v2"), l.Path
 			}
 			continue
 		}
 		for _, c := range l.Controllers {
 			if m := findMount(mounts, 1, c); m != nil {
 				d.V1[c] = underMount(m, l.Path)
-				if c == "cpu" && d.Path == "" {
-					d.Path = l.Path
+				if !strings.HasPrefix(c, "name=") { // a named hierarchy has no resources
+					keys, paths[c] = append(keys, c), l.Path
 				}
 			}
 		}
 	}
+	d.Path, d.Paths = choosePath(keys, paths)
 	d.Mode = cgMode(d)
 	return d, nil
 }
@@ -162,7 +169,7 @@ func underMount(m *cgroupMount, p string) string {
 type CgroupSample struct {
 	Time time.Time
 	cpu  cgCPU
-	io   []ioStat
+	io   CgroupIOSample
 	psi  map[string]PSIStats // the cgroup's own v2 pressure files
 }
 

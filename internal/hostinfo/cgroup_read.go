@@ -17,7 +17,7 @@ type CgroupSummary struct {
 	CPU        *CgroupCPU      `json:"cpu,omitempty"`
 	Memory     *CgroupMemory   `json:"memory,omitempty"`
 	Pressure   *CgroupPressure `json:"pressure,omitempty"`
-	IO         []CgroupIO      `json:"io"`
+	IO         *CgroupIO       `json:"io,omitempty"`
 	PIDs       *CgroupPIDs     `json:"pids,omitempty"`
 	// PressureWindow is the cgroup's own stall over the interval.
 	PressureWindow *CgroupPressureWindow `json:"pressure_window,omitempty" jsonschema:"the cgroup's own stall over the interval from its v2 pressure files' total= counters; absent when it has none of its own (v1 only, or the v2 root, whose files are the host's)"`
@@ -26,7 +26,8 @@ type CgroupSummary struct {
 // CgroupCPU is a cgroup's CPU use and throttling: totals since the cgroup
 // was created, and rates over the interval.
 type CgroupCPU struct {
-	Source string `json:"source"` // "v2" or "v1"
+	Source string         `json:"source"` // "v2" or "v1"
+	From   []CgroupSource `json:"from"`
 	// UsagePercent is CPU time used per wall time over the interval; 100 is
 	// one whole CPU.
 	UsagePercent float64 `json:"usage_percent"`
@@ -49,6 +50,7 @@ type CgroupCPU struct {
 // CgroupMemory is a cgroup's memory use against its limit.
 type CgroupMemory struct {
 	Source       string            `json:"source"`
+	From         []CgroupSource    `json:"from"`
 	CurrentBytes uint64            `json:"current_bytes"`
 	LimitBytes   *uint64           `json:"limit_bytes,omitempty"` // absent when unlimited
 	LimitPercent float64           `json:"limit_percent,omitempty"`
@@ -59,35 +61,28 @@ type CgroupMemory struct {
 	UnderOOM     bool              `json:"under_oom,omitempty"`
 }
 
-// CgroupPressure is the cgroup's own PSI (v2 directories only).
+// CgroupPressure is PSI from the cgroup's v2 directory: its own, unless
+// From says host-wide (a process at the root of the unified tree of a
+// hybrid host).
 type CgroupPressure struct {
-	CPU    *PSIStats `json:"cpu,omitempty"`
-	Memory *PSIStats `json:"memory,omitempty"`
-	IO     *PSIStats `json:"io,omitempty"`
-}
-
-// CgroupIO is one device's I/O by the cgroup: totals and rates.
-type CgroupIO struct {
-	Device           string  `json:"device"` // name, or major:minor when unknown
-	ReadBytes        uint64  `json:"read_bytes"`
-	WriteBytes       uint64  `json:"write_bytes"`
-	Reads            uint64  `json:"reads"`
-	Writes           uint64  `json:"writes"`
-	ReadBytesPerSec  float64 `json:"read_bytes_per_sec"`
-	WriteBytesPerSec float64 `json:"write_bytes_per_sec"`
+	From   []CgroupSource `json:"from"`
+	CPU    *PSIStats      `json:"cpu,omitempty"`
+	Memory *PSIStats      `json:"memory,omitempty"`
+	IO     *PSIStats      `json:"io,omitempty"`
 }
 
 // CgroupPIDs is the task count against its limit.
 type CgroupPIDs struct {
-	Current uint64  `json:"current"`
-	Max     *uint64 `json:"max,omitempty"`
+	From    []CgroupSource `json:"from"`
+	Current uint64         `json:"current"`
+	Max     *uint64        `json:"max,omitempty"`
 }
 
 // SampleCgroup reads the counters of d that become rates.
 func (h *Host) SampleCgroup(d CgroupDirs) CgroupSample {
 	s := CgroupSample{Time: time.Now()}
 	s.cpu = readCgCPU(d)
-	s.io = readCgIO(d)
+	s.io = h.SampleCgroupIO(d)
 	s.psi = ownPressure(d)
 	return s
 }
@@ -118,26 +113,6 @@ func readCgCPU(d CgroupDirs) cgCPU {
 	return c
 }
 
-func readCgIO(d CgroupDirs) []ioStat {
-	if d.V2 != "" {
-		if b, err := os.ReadFile(filepath.Join(d.V2, "io.stat")); err == nil {
-			if st, err := parseIOStat(b); err == nil {
-				return st
-			}
-		}
-	}
-	if dir := d.V1["blkio"]; dir != "" {
-		bb, err1 := os.ReadFile(filepath.Join(dir, "blkio.throttle.io_service_bytes"))
-		ob, err2 := os.ReadFile(filepath.Join(dir, "blkio.throttle.io_serviced"))
-		if err1 == nil && err2 == nil {
-			if st, err := parseBlkioV1(bb, ob); err == nil {
-				return st
-			}
-		}
-	}
-	return nil
-}
-
 // BuildCgroupSummary reads the gauges of d and computes rates between two
 // samples. Missing controllers leave their section out with a warning.
 func (h *Host) BuildCgroupSummary(d CgroupDirs, a, b CgroupSample) (CgroupSummary, []string) {
@@ -146,23 +121,19 @@ func (h *Host) BuildCgroupSummary(d CgroupDirs, a, b CgroupSample) (CgroupSummar
 	if dt <= 0 {
 		dt = 1e-9
 	}
-	s := CgroupSummary{CgroupDirs: d, IntervalMS: b.Time.Sub(a.Time).Milliseconds(), IO: []CgroupIO{}}
+	s := CgroupSummary{CgroupDirs: d, IntervalMS: b.Time.Sub(a.Time).Milliseconds()}
 	s.CPU = h.cgroupCPU(d, a.cpu, b.cpu, dt, &w)
 	s.Memory = cgroupMemory(d, &w)
 	s.Pressure = cgroupPressure(d)
 	s.PIDs = cgroupPIDs(d)
 	s.PressureWindow = ownPressureWindow(d, a.psi, b.psi, b.Time.Sub(a.Time))
-	prev := map[string]ioStat{}
-	for _, x := range a.io {
-		prev[x.Dev] = x
+	aio, bio := a.io, b.io
+	aio.Time, bio.Time = a.Time, b.Time // one interval for every rate
+	if s.IO = h.CgroupIOOver(aio, bio); s.IO == nil {
+		w.add("no block I/O controller (v2 io or v1 blkio) for this cgroup")
 	}
-	for _, x := range b.io {
-		p := prev[x.Dev]
-		s.IO = append(s.IO, CgroupIO{Device: h.blockName(x.Dev), ReadBytes: x.RBytes, WriteBytes: x.WBytes,
-			Reads: x.RIOs, Writes: x.WIOs,
-			ReadBytesPerSec:  num.Round2(float64(delta(p.RBytes, x.RBytes)) / dt),
-			WriteBytesPerSec: num.Round2(float64(delta(p.WBytes, x.WBytes)) / dt)})
-	}
+	w = append(w, b.io.warn...)
+	d.attachSources(&s)
 	return s, w
 }
 
@@ -298,10 +269,18 @@ func cgroupPIDs(d CgroupDirs) *CgroupPIDs {
 	return p
 }
 
-// blockName maps "major:minor" to the device name sysfs gives it.
+// blockName maps "major:minor" to the device name sysfs gives it: the
+// link's target, or the DEVNAME its uevent file gives.
 func (h *Host) blockName(dev string) string {
 	if l, err := os.Readlink(h.sysPath("dev", "block", dev)); err == nil {
 		return filepath.Base(l)
+	}
+	if b, err := os.ReadFile(h.sysPath("dev", "block", dev, "uevent")); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if name, ok := strings.CutPrefix(line, "DEVNAME="); ok && name != "" {
+				return name
+			}
+		}
 	}
 	return dev
 }

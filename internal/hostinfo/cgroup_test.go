@@ -46,7 +46,7 @@ func TestCgroupSummaryV2Fixture(t *testing.T) {
 	quota := 1.5
 	wantCPU := &CgroupCPU{Source: "v2", UsagePercent: 150, UsageSeconds: 84.23, QuotaCPUs: &quota, QuotaUS: 150000, PeriodUS: 100000,
 		NrPeriods: 50020, NrThrottled: 9015, ThrottledSeconds: 413.2, ThrottledPercent: 75, ThrottledMSPerS: 600}
-	if diff := cmp.Diff(wantCPU, s.CPU); diff != "" {
+	if diff := cmp.Diff(wantCPU, s.CPU, cmpopts.IgnoreFields(CgroupCPU{}, "From")); diff != "" {
 		t.Errorf("cpu (-want +got):\n%s", diff)
 	}
 	limit := uint64(1 << 30)
@@ -60,9 +60,22 @@ func TestCgroupSummaryV2Fixture(t *testing.T) {
 	if s.Pressure == nil || s.Pressure.Memory == nil || s.Pressure.Memory.Some.Avg10 != 31.4 || s.Pressure.CPU.Full == nil {
 		t.Errorf("pressure: %+v", s.Pressure)
 	}
-	wantIO := []CgroupIO{{Device: "254:0", ReadBytes: 125829120, WriteBytes: 52428800, Reads: 2500, Writes: 1000, ReadBytesPerSec: 10485760}}
+	dir := "testdata/cgroup-v2/b/sys/fs/cgroup" + path
+	wantIO := &CgroupIO{
+		From: []CgroupSource{{Hierarchy: "v2", Cgroup: path, Files: []string{dir + "/io.stat", dir + "/io.max"}}},
+		Devices: []CgroupIODevice{
+			{Device: "254:0", MajorMinor: "254:0", ReadBytes: 125829120, WriteBytes: 52428800, Reads: 2500, Writes: 1000,
+				ReadBytesPerSec: 10485760, ReadsPerSec: 250,
+				Limits: []IOLimit{{Kind: "read_bps", Limit: 10485760, Rate: 10485760, UsedPercent: 100, File: dir + "/io.max"}}},
+			{Device: "8:16", MajorMinor: "8:16", Limits: []IOLimit{{Kind: "write_iops", Limit: 120, File: dir + "/io.max"}}},
+		}}
 	if diff := cmp.Diff(wantIO, s.IO); diff != "" {
 		t.Errorf("io (-want +got):\n%s", diff)
+	}
+	for name, from := range map[string][]CgroupSource{"cpu": s.CPU.From, "memory": s.Memory.From, "pids": s.PIDs.From, "pressure": s.Pressure.From} {
+		if len(from) != 1 || from[0].Hierarchy != "v2" || from[0].Cgroup != path || from[0].HostWide || len(from[0].Files) < 2 {
+			t.Errorf("%s from %+v", name, from)
+		}
 	}
 }
 
@@ -81,12 +94,21 @@ func TestCgroupSummaryHybridFixture(t *testing.T) {
 	quota := 0.5
 	wantCPU := &CgroupCPU{Source: "v1", UsagePercent: 37.96, UsageSeconds: 0.88, QuotaCPUs: &quota, QuotaUS: 50000, PeriodUS: 100000,
 		NrPeriods: 29, NrThrottled: 13, ThrottledSeconds: 0.48, ThrottledPercent: 72.22, ThrottledMSPerS: 241.5}
-	if diff := cmp.Diff(wantCPU, s.CPU); diff != "" {
+	if diff := cmp.Diff(wantCPU, s.CPU, cmpopts.IgnoreFields(CgroupCPU{}, "From")); diff != "" {
 		t.Errorf("cpu (-want +got):\n%s", diff)
+	}
+	fx := "testdata/cgroup-hybrid/b/sys/fs/cgroup/"
+	wantFrom := []CgroupSource{
+		{Hierarchy: "v1", Controller: "cpu", Cgroup: "/hostmcp-fixture", Files: []string{fx + "cpu/hostmcp-fixture/cpu.stat",
+			fx + "cpu/hostmcp-fixture/cpu.cfs_quota_us", fx + "cpu/hostmcp-fixture/cpu.cfs_period_us"}},
+		{Hierarchy: "v1", Controller: "cpuacct", Cgroup: "/hostmcp-fixture", Files: []string{fx + "cpuacct/hostmcp-fixture/cpuacct.usage"}},
+	}
+	if diff := cmp.Diff(wantFrom, s.CPU.From); diff != "" {
+		t.Errorf("cpu from (-want +got):\n%s", diff)
 	}
 	limit := uint64(256 << 20)
 	wantMem := &CgroupMemory{Source: "v1", CurrentBytes: 733184, LimitBytes: &limit, LimitPercent: 0.27}
-	if diff := cmp.Diff(wantMem, s.Memory, cmpopts.IgnoreFields(CgroupMemory{}, "Stat")); diff != "" {
+	if diff := cmp.Diff(wantMem, s.Memory, cmpopts.IgnoreFields(CgroupMemory{}, "Stat", "From")); diff != "" {
 		t.Errorf("memory (-want +got):\n%s", diff)
 	}
 	if s.Memory.Stat["rss"] != 286720 || s.Memory.Stat["total_cache"] != 114688 {
@@ -98,8 +120,11 @@ func TestCgroupSummaryHybridFixture(t *testing.T) {
 	if s.Pressure == nil || s.Pressure.CPU == nil || s.Pressure.CPU.Some.Avg10 != 19.12 {
 		t.Errorf("pressure from the v2 tree: %+v", s.Pressure)
 	}
-	if len(s.IO) != 0 {
-		t.Errorf("blkio counted nothing (only throttled I/O is, on this kernel): %+v", s.IO)
+	if s.IO == nil || len(s.IO.Devices) != 0 || len(s.IO.From) != 1 || s.IO.From[0].Controller != "blkio" {
+		t.Errorf("the captured blkio counters are empty, and no limit was set: %+v", s.IO)
+	}
+	if s.Pressure.From[0].HostWide || s.Pressure.From[0].Cgroup != "/hostmcp-fixture" {
+		t.Errorf("the cgroup's own pressure: %+v", s.Pressure.From)
 	}
 }
 

@@ -25,6 +25,9 @@ func fixtureHost(scenario string) *Host {
 func TestInfoFixtures(t *testing.T) {
 	t.Parallel()
 	allCaps := capNames(0x1fffeffffff)
+	dockerCaps := []string{"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID",
+		"CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE",
+		"CAP_NET_RAW", "CAP_SYS_CHROOT", "CAP_MKNOD", "CAP_AUDIT_WRITE", "CAP_SETFCAP"}
 	tests := []struct {
 		name      string
 		binaries  []string
@@ -49,10 +52,11 @@ func TestInfoFixtures(t *testing.T) {
 					CgroupVersion: 1, CgroupMode: "hybrid", Cgroup2Mount: "/sys/fs/cgroup/unified",
 				},
 				Capabilities: Capabilities{
-					IsRoot: true, EffectiveCaps: allCaps, PerfEventParanoid: 2,
+					IsRoot: true, EffectiveCaps: allCaps, ProgramCaps: allCaps,
+					PerfEventsSupported: true, PerfEventParanoid: 2,
 					PerfAvailable: true, PerfPermitted: true, BpftraceAvailable: true,
-					BPFAvailable: true, BTFAvailable: true, PSIEnabled: true,
-					TracefsMounted: true, TracefsPath: "/sys/kernel/tracing",
+					BPFSupported: true, BPFAvailable: true, BTFAvailable: true, PSIEnabled: true,
+					TracefsMounted: true, TracefsPath: "/sys/kernel/tracing", TracefsReadable: true,
 				},
 			},
 		},
@@ -73,10 +77,8 @@ func TestInfoFixtures(t *testing.T) {
 					CgroupVersion: 2, CgroupMode: "v2", Cgroup2Mount: "/sys/fs/cgroup",
 				},
 				Capabilities: Capabilities{
-					IsRoot: true, PerfEventParanoid: 4,
-					EffectiveCaps: []string{"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_FSETID",
-						"CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_NET_BIND_SERVICE",
-						"CAP_NET_RAW", "CAP_SYS_CHROOT", "CAP_MKNOD", "CAP_AUDIT_WRITE", "CAP_SETFCAP"},
+					IsRoot: true, PerfEventsSupported: true, PerfEventParanoid: 4,
+					EffectiveCaps: dockerCaps, ProgramCaps: dockerCaps,
 				},
 			},
 		},

@@ -9,18 +9,25 @@ import (
 	"strings"
 )
 
-// procStatus is what we need of /proc/<pid>/status.
+// procStatus is what we need of /proc/<pid>/status: who the process is and
+// what it may do, as the kernel's permission checks (ptrace access, perf
+// events, capabilities across exec) see it.
 type procStatus struct {
-	EUID   int    // effective user id, second column of "Uid:"
-	CapEff uint64 // effective capability set
+	UID, EUID, SUID int // real, effective and saved user ids ("Uid:")
+	GID, EGID, SGID int // the same for groups ("Gid:"), zero when absent
+
+	// Capability sets; CapEff is required, the others are zero when absent.
+	CapInh, CapPrm, CapEff, CapBnd, CapAmb uint64
+	NoNewPrivs                             bool
 }
 
-// parseStatus parses the "Uid:" and "CapEff:" lines of /proc/<pid>/status
-// (proc_pid_status(5)). Both are required: without them we cannot say what the
-// process may do.
+// parseStatus parses the id, capability and NoNewPrivs lines of
+// /proc/<pid>/status (proc_pid_status(5)). "Uid:" and "CapEff:" are
+// required: without them we cannot say what the process may do.
 func parseStatus(b []byte) (procStatus, error) {
 	var st procStatus
 	var seenUID, seenCap bool
+	caps := map[string]*uint64{"CapInh": &st.CapInh, "CapPrm": &st.CapPrm, "CapEff": &st.CapEff, "CapBnd": &st.CapBnd, "CapAmb": &st.CapAmb}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		key, val, ok := strings.Cut(sc.Text(), ":")
@@ -29,22 +36,29 @@ func parseStatus(b []byte) (procStatus, error) {
 		}
 		val = strings.TrimSpace(val)
 		switch key {
-		case "Uid":
-			f := strings.Fields(val)
-			if len(f) < 2 {
-				return procStatus{}, fmt.Errorf("parsing status Uid %q: want real and effective ids", val)
-			}
-			id, err := strconv.ParseUint(f[1], 10, 32)
+		case "Uid", "Gid":
+			ids, err := parseIDs(key, val)
 			if err != nil {
-				return procStatus{}, fmt.Errorf("parsing status effective uid: %w", err)
+				return procStatus{}, err
 			}
-			st.EUID, seenUID = int(id), true
-		case "CapEff":
+			if key == "Uid" {
+				st.UID, st.EUID, st.SUID, seenUID = ids[0], ids[1], ids[2], true
+			} else {
+				st.GID, st.EGID, st.SGID = ids[0], ids[1], ids[2]
+			}
+		case "NoNewPrivs":
+			st.NoNewPrivs = val == "1"
+		default:
+			dst, ok := caps[key]
+			if !ok {
+				continue
+			}
 			c, err := parseCapHex(val)
 			if err != nil {
 				return procStatus{}, err
 			}
-			st.CapEff, seenCap = c, true
+			*dst = c
+			seenCap = seenCap || key == "CapEff"
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -54,6 +68,28 @@ func parseStatus(b []byte) (procStatus, error) {
 		return procStatus{}, fmt.Errorf("parsing status: Uid or CapEff line missing")
 	}
 	return st, nil
+}
+
+// parseIDs reads the real, effective and saved ids of a "Uid:" or "Gid:"
+// line (the fourth, the file system id, is not needed). A line with only
+// the first two takes the effective id as the saved one.
+func parseIDs(key, val string) ([3]int, error) {
+	f := strings.Fields(val)
+	if len(f) < 2 {
+		return [3]int{}, fmt.Errorf("parsing status %s %q: want real and effective ids", key, val)
+	}
+	if len(f) == 2 {
+		f = append(f, f[1])
+	}
+	var ids [3]int
+	for i := range ids {
+		id, err := strconv.ParseUint(f[i], 10, 32)
+		if err != nil {
+			return [3]int{}, fmt.Errorf("parsing status %s: %w", key, err)
+		}
+		ids[i] = int(id)
+	}
+	return ids, nil
 }
 
 // parseCapHex parses a capability mask as the kernel prints it: 16 hex digits.

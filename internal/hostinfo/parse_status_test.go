@@ -16,8 +16,14 @@ func TestParseStatus(t *testing.T) {
 	}{
 		{name: "root with all but CAP_SYS_RESOURCE", in: "Name:\tcat\nUid:\t0\t0\t0\t0\nCapInh:\t0000000000000000\nCapEff:\t000001fffeffffff\n",
 			want: procStatus{EUID: 0, CapEff: 0x1fffeffffff}},
-		{name: "setuid: effective differs from real", in: "Uid:\t1000\t0\t0\t0\nCapEff:\t0000000000000000\n", want: procStatus{EUID: 0}},
-		{name: "user", in: "Uid:\t1000\t1000\t1000\t1000\nCapEff:\t0000000000000000\n", want: procStatus{EUID: 1000}},
+		{name: "setuid: effective differs from real", in: "Uid:\t1000\t0\t0\t0\nCapEff:\t0000000000000000\n", want: procStatus{UID: 1000}},
+		{name: "user", in: "Uid:\t1000\t1000\t1000\t1000\nCapEff:\t0000000000000000\n", want: procStatus{UID: 1000, EUID: 1000, SUID: 1000}},
+		{name: "every set, groups and no_new_privs",
+			in: "Uid:\t1000\t1000\t1001\t1000\nGid:\t100\t5\t100\t100\nCapInh:\t0000004000000000\nCapPrm:\t000000c000000000\nCapEff:\t0000008000000000\nCapBnd:\t000001ffffffffff\nCapAmb:\t0000004000000000\nNoNewPrivs:\t1\n",
+			want: procStatus{UID: 1000, EUID: 1000, SUID: 1001, GID: 100, EGID: 5, SGID: 100,
+				CapInh: 1 << capPerfmon, CapPrm: 1<<capPerfmon | 1<<capBPF, CapEff: 1 << capBPF, CapBnd: 0x1ffffffffff, CapAmb: 1 << capPerfmon, NoNewPrivs: true}},
+		{name: "two ids only", in: "Uid:\t7\t8\nCapEff:\t0\n", want: procStatus{UID: 7, EUID: 8, SUID: 8}},
+		{name: "bad gid", in: "Uid:\t0\t0\t0\t0\nGid:\tx\t0\nCapEff:\t0\n", wantErr: true},
 		{name: "no CapEff", in: "Uid:\t0\t0\t0\t0\n", wantErr: true},
 		{name: "no Uid", in: "CapEff:\t0000000000000000\n", wantErr: true},
 		{name: "short Uid", in: "Uid:\t0\nCapEff:\t0\n", wantErr: true},
@@ -68,10 +74,14 @@ func TestCapNames(t *testing.T) {
 func FuzzParseStatus(f *testing.F) {
 	f.Add([]byte("Name:\tcat\nUid:\t0\t0\t0\t0\nCapEff:\t000001fffeffffff\n"))
 	f.Add([]byte("Uid:\t1000\t1000\t1000\t1000\nCapEff:\t0000000000000000\n"))
+	f.Add([]byte("Uid:\t1000\t1000\nGid:\t1\t1\t1\t1\nCapEff:\t0\nCapAmb:\t0000004000000000\nNoNewPrivs:\t1\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, err := parseStatus(b)
 		if err != nil {
 			return
+		}
+		if st.UID < 0 || st.EUID < 0 || st.SUID < 0 || st.GID < 0 {
+			t.Errorf("negative ids: %+v", st)
 		}
 		if names := capNames(st.CapEff); len(names) > 64 {
 			t.Errorf("%d capability names from one 64-bit mask", len(names))

@@ -92,6 +92,9 @@ func (a *argReader) value(s *jsonschema.Schema, name string, depth int) error {
 			return wrongType(s, name, "a boolean")
 		}
 	case nil:
+		if depth == 1 {
+			return nil // a top-level null: the argument is not given (applyRules)
+		}
 		if !admits(s, "null") {
 			return wrongType(s, name, "null")
 		}

@@ -118,3 +118,28 @@ func TestLongListRefusedBeforeDecoding(t *testing.T) {
 		t.Errorf("refusing the list allocated %d KiB", alloc>>10)
 	}
 }
+
+// The served schema leaves out the default string bound, which the
+// server's instructions state once, and keeps a tool's own; the framework
+// checks both whatever is served.
+func TestServedSchemaLeavesOutTheDefaultBound(t *testing.T) {
+	d := boundsDef()
+	var served struct {
+		Properties map[string]struct {
+			MaxLength *int `json:"maxLength"`
+			Items     *struct {
+				MaxLength *int `json:"maxLength"`
+			} `json:"items"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(d.MCPTool().InputSchema.(json.RawMessage), &served); err != nil {
+		t.Fatal(err)
+	}
+	p := served.Properties
+	if p["path"].MaxLength != nil || p["program"].MaxLength == nil || *p["program"].MaxLength != 65536 || *p["argv"].Items.MaxLength != 16 {
+		t.Errorf("served bounds: path %v, program %v, argv[] %v", p["path"].MaxLength, p["program"].MaxLength, p["argv"].Items.MaxLength)
+	}
+	if d.InputSchema.Properties["path"].MaxLength == nil {
+		t.Error("the schema the framework checks lost its default bound")
+	}
+}

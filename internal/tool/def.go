@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"time"
@@ -52,6 +53,9 @@ type Def struct {
 	OutputSchema *jsonschema.Schema
 	input        *jsonschema.Resolved
 	invoke       func(ctx context.Context, call *Call, raw json.RawMessage) (any, error)
+	preflight    Preflight // see Guard
+	aliases      []alias
+	exactlyOne   [][]string
 }
 
 var toolName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
@@ -81,8 +85,10 @@ func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
 		// some clients render it as "any arguments".
 		in.Properties = map[string]*jsonschema.Schema{}
 	}
+	strictInput(spec.Name, in, "")
 	boundSchema(in)
-	resolved, err := in.Resolve(nil)
+	defaultsFromTags(spec.Name, reflect.TypeFor[In](), in)
+	resolved, err := in.Resolve(resolveOptions)
 	if err != nil {
 		panic(fmt.Sprintf("tool %q: resolving input schema: %v", spec.Name, err))
 	}
@@ -102,7 +108,10 @@ func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
 	}
 	d.invoke = func(ctx context.Context, call *Call, raw json.RawMessage) (any, error) {
 		var args In
-		if err := decodeArgs(raw, d.input, &args); err != nil {
+		if err := d.decodeArgs(raw, &args); err != nil {
+			return nil, err
+		}
+		if err := d.checkPreflight(ctx, call, raw); err != nil {
 			return nil, err
 		}
 		return h(ctx, call, args)
@@ -111,14 +120,20 @@ func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
 }
 
 // decodeArgs checks raw arguments against the input schema's bounds (before
-// they are decoded whole: args.go), validates them, then decodes them.
-// Validation comes first so the agent gets the schema's wording
-// ("minimum 1") rather than a Go unmarshal error.
-func decodeArgs(raw json.RawMessage, schema *jsonschema.Resolved, dst any) error {
+// they are decoded whole: args.go), applies the tool's argument rules
+// (argrules.go), validates them, then decodes them. Validation comes first
+// so the agent gets the schema's wording ("minimum 1") rather than a Go
+// unmarshal error.
+func (d *Def) decodeArgs(raw json.RawMessage, dst any) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = json.RawMessage("{}")
 	}
+	schema := d.input
 	if err := checkArgs(raw, schema.Schema()); err != nil {
+		return err
+	}
+	raw, err := d.applyRules(raw)
+	if err != nil {
 		return err
 	}
 	var generic any
@@ -197,7 +212,8 @@ func (d *Def) property(prop string) *jsonschema.Schema {
 }
 
 func (d *Def) resolve() {
-	r, err := d.InputSchema.Resolve(nil)
+	d.syncAliases()
+	r, err := d.InputSchema.Resolve(resolveOptions)
 	if err != nil {
 		panic(fmt.Sprintf("tool %q: resolving input schema: %v", d.Spec.Name, err))
 	}

@@ -38,27 +38,63 @@ func envelopeTypeSchema() (*jsonschema.Schema, error) {
 	})
 }
 
-// envelopeSchema returns the outputSchema of a tool: the envelope with its
-// data property described by the tool's own output type.
+// envelopeSchema returns the full outputSchema of a tool: the envelope with
+// its data property described by the tool's own output type. docs/tools.md
+// is written from it and tests check answers against it; what tools/list
+// serves is servedOutputSchema.
 func envelopeSchema(data *jsonschema.Schema) (*jsonschema.Schema, error) {
 	s, err := envelopeTypeSchema()
 	if err != nil {
 		return nil, fmt.Errorf("inferring envelope schema: %w", err)
 	}
-	// The envelope repeats in every tool's outputSchema, and tools/list is
-	// paid for in tokens on every session: its fields are documented once, in
-	// docs/tools.md, and served without descriptions.
-	stripDescriptions(s)
-	// Likewise preview_counts' items, which only truncated answers carry.
-	// data_preview may be any JSON, but not as the schema true: the
-	// TypeScript SDK refuses a property schema that is not an object.
+	if data.Type != "object" {
+		return nil, fmt.Errorf("output must be a struct, not %s", data.Type)
+	}
 	s.Properties["preview_counts"] = &jsonschema.Schema{Type: "array"}
-	s.Properties["data_preview"] = &jsonschema.Schema{Description: "data, cut to fit"}
+	s.Properties["data_preview"] = &jsonschema.Schema{Type: "object"}
 	d := *data
 	d.Description = "the tool's result; absent on error or when truncated"
 	loosen(&d)
 	s.Properties["data"] = &d
 	return s, nil
+}
+
+// servedOutputSchema is the outputSchema every tool serves in tools/list.
+// tools/list is paid for on every session, and the envelope restated per
+// tool with each tool's data fields was two thirds of it (107 KB of 158 KB
+// with every toolset). What a client does with an outputSchema is check
+// structuredContent against it and act on it, so the schema types what a
+// client acts on: success (required), data as an object, the error's code,
+// message, recoverable and retry_after_ms, what stands in for data over the
+// cap (truncated, handle, data_preview, preview_counts), and warnings. The
+// call's other fields (tool, tool_version, timestamp, duration_ms, host,
+// error.suggestion) and every tool's data fields are described in
+// docs/tools.md; with no additionalProperties they, and fields a later
+// version adds, still validate.
+func servedOutputSchema() *jsonschema.Schema {
+	str := func(t string) *jsonschema.Schema { return &jsonschema.Schema{Type: t} }
+	return &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"success": str("boolean"),
+			"data":    str("object"),
+			"error": {
+				Type: "object",
+				Properties: map[string]*jsonschema.Schema{
+					"code": str("string"), "message": str("string"), "recoverable": str("boolean"), "retry_after_ms": str("integer"),
+				},
+				PropertyOrder: []string{"code", "message", "recoverable", "retry_after_ms"},
+				Required:      []string{"code", "message"},
+			},
+			"truncated":      str("boolean"),
+			"data_preview":   str("object"),
+			"preview_counts": str("array"),
+			"handle":         str("string"),
+			"warnings":       str("array"),
+		},
+		PropertyOrder: []string{"success", "data", "error", "truncated", "data_preview", "preview_counts", "handle", "warnings"},
+		Required:      []string{"success"},
+	}
 }
 
 // loosen drops "required" and "additionalProperties: false" from an output
@@ -77,15 +113,4 @@ func loosen(s *jsonschema.Schema) {
 		loosen(p)
 	}
 	loosen(s.Items)
-}
-
-func stripDescriptions(s *jsonschema.Schema) {
-	if s == nil {
-		return
-	}
-	s.Description = ""
-	for _, p := range s.Properties {
-		stripDescriptions(p)
-	}
-	stripDescriptions(s.Items)
 }

@@ -43,6 +43,36 @@ func JSONLines[T any](items []T) ([]byte, error) {
 // does not fail the call: it warns and returns "", and the answer still
 // holds the first items.
 func PutLines[T any](ctx context.Context, call *Call, typ string, meta map[string]any, items []T, shown int) string {
+	id := putLines(ctx, call, typ, meta, items)
+	if id != "" {
+		call.Warn(`%d of %d items are shown; handle %s holds all of them, one JSON object per line: read on with handle_read {"handle":%q,"offset":%d,"unit":"lines"}`,
+			shown, len(items), id, id, shown)
+	}
+	return id
+}
+
+// PutWholeLines is PutLines for a listing that shows its first shown items
+// shortened (cut says how, e.g. "command lines cut at 60 characters"), so
+// that an answer sized for a model loses nothing: the handle holds every
+// item whole, in the same order, and the warning says what was cut and
+// gives the exact call that reads on, or, when every item is shown, the
+// call that reads them whole.
+func PutWholeLines[T any](ctx context.Context, call *Call, typ string, meta map[string]any, items []T, shown int, cut string) string {
+	id := putLines(ctx, call, typ, meta, items)
+	switch {
+	case id == "":
+	case shown < len(items):
+		call.Warn(`%d of %d items are shown, %s; handle %s holds all of them whole, one JSON object per line: read on with handle_read {"handle":%q,"offset":%d,"unit":"lines"}, or from offset 0 for the shown ones whole`,
+			shown, len(items), cut, id, id, shown)
+	default:
+		call.Warn(`%s; handle %s holds every item whole, one JSON object per line: handle_read {"handle":%q,"offset":0,"unit":"lines"}`, cut, id, id)
+	}
+	return id
+}
+
+// putLines stores items as JSON Lines in a handle; on failure it warns and
+// returns "".
+func putLines[T any](ctx context.Context, call *Call, typ string, meta map[string]any, items []T) string {
 	payload, err := JSONLines(items)
 	if err != nil {
 		call.Warn("the full list could not be encoded: %v", err)
@@ -55,7 +85,5 @@ func PutLines[T any](ctx context.Context, call *Call, typ string, meta map[strin
 		call.Warn("the full list could not be kept as a handle: %s", AsError(err).Message)
 		return ""
 	}
-	call.Warn(`%d of %d items are shown; handle %s holds all of them, one JSON object per line: read on with handle_read {"handle":%q,"offset":%d,"unit":"lines"}`,
-		shown, len(items), id, id, shown)
 	return id
 }

@@ -53,6 +53,36 @@ func TestPutLinesOneItemPerLine(t *testing.T) {
 	}
 }
 
+// A listing that shows its items shortened keeps them whole in the handle
+// and says what was cut and the call that reads them whole: from the first
+// item when all are shown, and on from the last shown when some are not.
+func TestPutWholeLinesSaysWhatWasCut(t *testing.T) {
+	items := []echoIn{{Word: "a long word"}, {Word: "another long word"}}
+	for _, tc := range []struct {
+		shown int
+		want  []string
+	}{
+		{2, []string{"words cut at 4 characters", `handle_read {"handle":"H_list_1","offset":0,"unit":"lines"}`}},
+		{1, []string{"1 of 2 items are shown, words cut at 4 characters", `handle_read {"handle":"H_list_1","offset":1,"unit":"lines"}`, "offset 0"}},
+	} {
+		h := &memHandles{}
+		call := &Call{handles: h.put}
+		id := PutWholeLines(context.Background(), call, "list", nil, items, tc.shown, "words cut at 4 characters")
+		if got, want := string(h.m[id]), `{"word":"a long word"}`+"\n"+`{"word":"another long word"}`+"\n"; got != want {
+			t.Errorf("shown %d: payload %q, want %q", tc.shown, got, want)
+		}
+		w := call.Warnings()
+		if len(w) != 1 {
+			t.Fatalf("shown %d: warnings %q", tc.shown, w)
+		}
+		for _, s := range tc.want {
+			if !strings.Contains(w[0], s) {
+				t.Errorf("shown %d: warning %q lacks %q", tc.shown, w[0], s)
+			}
+		}
+	}
+}
+
 func mustJSON(t *testing.T, v any) json.RawMessage {
 	t.Helper()
 	b, err := json.Marshal(v)

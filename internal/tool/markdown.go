@@ -19,6 +19,12 @@ func Markdown(sets []Toolset) []byte {
 	fmt.Fprintf(&b, "Every string argument is at most %d characters, every list at most %d items and every map at most %d entries, "+
 		"unless its row says otherwise (the input schemas say it too, as maxLength, maxItems and maxProperties); "+
 		"a longer one is refused with `INVALID_PARAMS` before the tool runs.\n\n", DefaultMaxLength, DefaultMaxItems, DefaultMaxProperties)
+	b.WriteString("An argument given as `null` counts as not given. An argument a tool does not take is refused, naming those it takes. " +
+		"Rows marked \"alias of\" or \"opposite of\" are second names a tool also accepts (both names with different values are refused); " +
+		"tools/list leaves them out of the input schema, which names the main one.\n\n")
+	b.WriteString("Every tool's outputSchema in tools/list is the envelope's fields a client acts on (`success`, `data` as an object, " +
+		"`error` with `code`, `message`, `recoverable` and `retry_after_ms`, `truncated`, `handle`, `data_preview`, `preview_counts`, `warnings`); " +
+		"the fields of each tool's `data` are listed here.\n\n")
 	b.WriteString("| tool | toolset | kind | description |\n|---|---|---|---|\n")
 	for _, ts := range sets {
 		for _, d := range ts.Tools {
@@ -105,6 +111,9 @@ func writeProps(b *strings.Builder, s *jsonschema.Schema, args bool) {
 			desc += " (one of " + string(e) + ")"
 		}
 		if args {
+			if p.Default != nil {
+				desc = strings.TrimPrefix(desc+"; default "+string(p.Default), "; ")
+			}
 			desc += ownBounds(p)
 		}
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", n, typeOf(p), yesNo(req[n]), strings.ReplaceAll(desc, "|", "\\|"))

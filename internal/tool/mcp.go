@@ -3,6 +3,7 @@ package tool
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,8 +15,8 @@ func (d *Def) MCPTool() *mcp.Tool {
 		Name:         d.Spec.Name,
 		Title:        d.Spec.Title,
 		Description:  d.Spec.Description,
-		InputSchema:  marshalled(d.Spec.Name, d.InputSchema),
-		OutputSchema: marshalled(d.Spec.Name, d.OutputSchema),
+		InputSchema:  marshalled(d.Spec.Name, d.servedInput()),
+		OutputSchema: marshalled(d.Spec.Name, servedOutputSchema()),
 		Annotations:  annotations(d.Spec.Title, d.Spec.Kind, d.Spec.Idempotent),
 	}
 }
@@ -30,4 +31,47 @@ func marshalled(tool string, s *jsonschema.Schema) json.RawMessage {
 		panic(fmt.Sprintf("tool %q: marshalling its schema: %v", tool, err)) // a programming error
 	}
 	return b
+}
+
+// servedInput is an input schema as tools/list serves it, which is what a
+// model is shown: without the top-level additionalProperties false, 28 bytes
+// of every tool that tell a model nothing it acts on and that Gemini's
+// function declarations do not have, and without the aliases (WithAlias,
+// WithOpposite), which are there for a model that guesses a name it knows
+// from elsewhere: one shown both names may send both. Unknown arguments are
+// still refused, by name, with the list of those the tool takes (args.go),
+// and docs/tools.md lists the aliases. The default string bound
+// (DefaultMaxLength) is left out too: 18 bytes on each of some forty
+// arguments, which the server's instructions state once instead (and the
+// framework checks whatever is served); a tool's own bound stays.
+func (d *Def) servedInput() *jsonschema.Schema {
+	c := *d.InputSchema
+	c.AdditionalProperties = nil
+	c.Properties = maps.Clone(c.Properties)
+	for _, a := range d.aliases {
+		delete(c.Properties, a.name)
+	}
+	for name, p := range c.Properties {
+		c.Properties[name] = withoutDefaultBound(p)
+	}
+	return &c
+}
+
+// withoutDefaultBound is p, or a copy of it without a maxLength equal to
+// DefaultMaxLength, on the property and on the items of a list.
+func withoutDefaultBound(p *jsonschema.Schema) *jsonschema.Schema {
+	if p == nil {
+		return nil
+	}
+	isDefault := p.MaxLength != nil && *p.MaxLength == DefaultMaxLength
+	items := withoutDefaultBound(p.Items)
+	if !isDefault && items == p.Items {
+		return p
+	}
+	c := *p
+	if isDefault {
+		c.MaxLength = nil
+	}
+	c.Items = items
+	return &c
 }

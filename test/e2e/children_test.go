@@ -52,7 +52,7 @@ func TestProfileWritesOnlyInsideTheStateDirectory(t *testing.T) {
 	server := cmd.Process.Pid
 	under := watchDescendants(t, server)
 	tools := listTools(t, ctx, cs)
-	for _, name := range []string{"perf_cpu_profile", "perf_offcpu_profile"} { // perf record, perf sched record
+	for _, name := range []string{"perf_cpu_profile", "perf_offcpu_profile"} { // perf record; eBPF (perf sched record without it)
 		env, _ := call(t, ctx, cs, tools, name, map[string]any{"duration_seconds": 2})
 		mustData(t, env, &struct{}{})
 	}

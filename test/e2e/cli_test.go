@@ -3,7 +3,9 @@ package e2e
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -69,5 +71,26 @@ func TestCLIRejectsUnknownConfigKey(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "ouput_cap_bytes") || !strings.Contains(string(out), ":2") {
 		t.Errorf("unknown key must fail naming key and line, got %v:\n%s", err, out)
+	}
+}
+
+// Start-up says what an operator should know about the roots: a root in
+// the kernel's trees and a root given through a symbolic link are served,
+// but each gets a warning on stderr.
+func TestStartupWarnsAboutRoots(t *testing.T) {
+	link := filepath.Join(t.TempDir(), "data")
+	if err := os.Symlink(t.TempDir(), link); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, "tools", "--state-dir", t.TempDir(), "--root", "/sys/kernel:ro", "--root", link)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tools: %v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"root /sys/kernel (read-only) is in /sys", "root " + link + " is a symbolic link"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
 	}
 }

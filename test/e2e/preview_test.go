@@ -37,6 +37,7 @@ func TestOverCapPreviewIsData(t *testing.T) {
 		Entries []struct {
 			Path string `json:"path"`
 			Type string `json:"type"`
+			Size *int64 `json:"size_bytes"`
 		} `json:"entries"`
 		TotalEntries int `json:"total_entries"`
 	}
@@ -48,8 +49,8 @@ func TestOverCapPreviewIsData(t *testing.T) {
 		t.Fatalf("preview: %d entries of %d in %q", k, preview.TotalEntries, preview.Dir)
 	}
 	for i, en := range preview.Entries {
-		if want := fmt.Sprintf("file_%03d.txt", i); en.Path != want || en.Type != "file" {
-			t.Errorf("preview entry %d = %+v, want %s, a file", i, en, want)
+		if want := fmt.Sprintf("file_%03d.txt", i); en.Path != want || en.Type != "" || en.Size == nil || *en.Size != 1 {
+			t.Errorf("preview entry %d = %+v, want %s, a file (no type) of 1 byte", i, en, want)
 		}
 	}
 	if len(env.PreviewCounts) != 1 {

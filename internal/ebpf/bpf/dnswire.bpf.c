@@ -6,11 +6,14 @@
  * start of what is written to it (write, sendto, sendmsg, sendmmsg), an
  * answer what is read back with the same DNS id (read, recvfrom, recvmsg).
  * Packets are copied raw; user space decodes names and types. Only user
- * memory is read: no kernel socket structures, so no CO-RE relocations. */
+ * memory is read: no kernel socket structures, so no CO-RE relocations.
+ * Each process's queries are also counted in by_tgid (sent, answered,
+ * errors, latency), whatever records a full ring loses. */
 #include "types.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include "common.h"
+#include "names.h"
 #include "ring.h"
 
 const volatile __u32 nr_connect = NO_SYSCALL, nr_close = NO_SYSCALL;
@@ -93,6 +96,51 @@ struct {
 	__type(key, __u32);
 	__type(value, struct recv_call);
 } recvs SEC(".maps");
+
+/* Per process: queries sent and answered, answers with an error rcode,
+ * and the latency of the answered ones. */
+struct proc_stat {
+	__u64 sent;
+	__u64 answered;
+	__u64 errors;
+	__u64 total_ns;
+	__u64 max_ns;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, struct proc_stat);
+} by_tgid SEC(".maps");
+
+/* Queries and answers counted nowhere else: by_tgid was full. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} unkeyed SEC(".maps");
+
+/* proc_stat_of is the process's row of by_tgid, made if need be. */
+static __always_inline struct proc_stat *proc_stat_of(__u32 tgid)
+{
+	struct proc_stat *s = bpf_map_lookup_elem(&by_tgid, &tgid);
+	if (s)
+		return s;
+	struct proc_stat z = {};
+	name_seen(tgid);
+	bpf_map_update_elem(&by_tgid, &tgid, &z, BPF_NOEXIST);
+	s = bpf_map_lookup_elem(&by_tgid, &tgid);
+	if (!s) {
+		__u32 zero = 0;
+		__u64 *n = bpf_map_lookup_elem(&unkeyed, &zero);
+		if (n)
+			__sync_fetch_and_add(n, 1);
+	}
+	return s;
+}
 
 /* Scratch for a query and an event: too big for the 512-byte stack. */
 struct {
@@ -178,6 +226,9 @@ static __always_inline void send_query(__u32 tgid, __u32 fd, const struct server
 	struct query_key k = {.tgid = tgid, .fd = fd};
 	k.id = ((__u16)q->pkt[0] << 8) | q->pkt[1];
 	bpf_map_update_elem(&queries, &k, q, BPF_ANY);
+	struct proc_stat *s = proc_stat_of(tgid);
+	if (s)
+		__sync_fetch_and_add(&s->sent, 1);
 }
 
 /* send_msg records the query in the first buffer of a msghdr. */
@@ -295,6 +346,15 @@ int on_exit(struct trace_event_raw_sys_exit *ctx)
 	e->server = q->server;
 	__builtin_memcpy(e->comm, q->comm, TASK_COMM_LEN);
 	__builtin_memcpy(e->pkt, q->pkt, PKT_MAX);
+	struct proc_stat *s = proc_stat_of(k.tgid);
+	if (s) {
+		__sync_fetch_and_add(&s->answered, 1);
+		if (e->flags & 0xf)
+			__sync_fetch_and_add(&s->errors, 1);
+		__sync_fetch_and_add(&s->total_ns, e->latency_ns);
+		if (e->latency_ns > s->max_ns)
+			s->max_ns = e->latency_ns; /* racy between CPUs, off by one answer at worst */
+	}
 	emit(e, sizeof(*e));
 	bpf_map_delete_elem(&queries, &k);
 	return 0;

@@ -9,11 +9,14 @@
  * TASK_REPORT_MAX, not TASK_RUNNING), so these are raw tracepoints, whose
  * arguments are the task_structs themselves: prev's own __state says
  * whether it is still runnable, and next's tgid keys the per-process
- * histogram. Raw tracepoints need neither kprobes nor fentry. */
+ * histogram. Raw tracepoints need neither kprobes nor fentry. Processes
+ * are named by what they run at the end (names.h). */
 #include "types.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+#include "common.h"
 #include "hist.h"
+#include "names.h"
 
 const volatile __u32 targ_tgid = 0;  /* only this process's threads; 0: all */
 const volatile __u8 per_process = 0; /* a histogram per process, else one */
@@ -30,18 +33,24 @@ struct {
 
 struct runq_hist {
 	struct hist h;
-	__u64 total_us;           /* sum of the waits */
-	char comm[TASK_COMM_LEN]; /* the process's name (its leader's comm) */
+	__u64 total_us; /* sum of the waits */
 };
 
 /* By process id with per_process, else one entry under key 0. Waits of
- * processes beyond the first 4096 seen are not counted. */
+ * processes beyond the first 4096 seen are counted in unkeyed only. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u32);
 	__type(value, struct runq_hist);
 } hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} unkeyed SEC(".maps");
 
 static const struct runq_hist zero;
 
@@ -99,12 +108,15 @@ int on_switch(__u64 *ctx)
 	if (!h) {
 		bpf_map_update_elem(&hists, &key, &zero, BPF_NOEXIST);
 		h = bpf_map_lookup_elem(&hists, &key);
-		if (!h)
+		if (!h) {
+			__u32 z = 0;
+			__u64 *n = bpf_map_lookup_elem(&unkeyed, &z);
+			if (n)
+				__sync_fetch_and_add(n, 1);
 			return 0;
-		if (per_process) {
-			struct task_struct *leader = BPF_CORE_READ(next, group_leader);
-			bpf_core_read_str(h->comm, sizeof(h->comm), &leader->comm);
 		}
+		if (per_process)
+			name_seen_task(key, next);
 	}
 	hist_add(&h->h, us, 0);
 	__sync_fetch_and_add(&h->total_us, us);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* perf_syscall_count: system calls by number and by process, counted in the
  * kernel at raw_syscalls:sys_exit (so the result is known), with their
- * latency from sys_enter when asked. */
+ * latency from sys_enter when asked. Processes are named by what they run
+ * at the end (names.h), not by what they ran when first counted. */
 #include "types.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include "common.h"
+#include "names.h"
 
 const volatile __u32 target_tgid = 0;                 /* 0: every process */
 const volatile char target_comm[TASK_COMM_LEN] = {}; /* empty: every command */
@@ -22,7 +24,6 @@ struct proc_stat {
 	__u64 count;
 	__u64 errors;
 	__u64 total_ns;
-	char comm[TASK_COMM_LEN];
 };
 
 struct {
@@ -45,6 +46,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct proc_stat);
 } by_tgid SEC(".maps");
+
+/* Calls counted by number only: by_tgid was full. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} unkeyed SEC(".maps");
 
 static __always_inline int wanted(void)
 {
@@ -105,11 +114,16 @@ int on_exit(struct trace_event_raw_sys_exit *ctx)
 	struct proc_stat *ps = bpf_map_lookup_elem(&by_tgid, &tgid);
 	if (!ps) {
 		struct proc_stat z = {};
-		bpf_get_current_comm(&z.comm, sizeof(z.comm));
+		name_seen(tgid);
 		bpf_map_update_elem(&by_tgid, &tgid, &z, BPF_NOEXIST);
 		ps = bpf_map_lookup_elem(&by_tgid, &tgid);
-		if (!ps)
+		if (!ps) {
+			__u32 zero = 0;
+			__u64 *n = bpf_map_lookup_elem(&unkeyed, &zero);
+			if (n)
+				__sync_fetch_and_add(n, 1);
 			return 0;
+		}
 	}
 	__sync_fetch_and_add(&ps->count, 1);
 	__sync_fetch_and_add(&ps->errors, failed);

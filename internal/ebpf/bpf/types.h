@@ -27,7 +27,10 @@ enum bpf_map_type {
 enum {
 	BPF_ANY = 0,
 	BPF_NOEXIST = 1,
+	BPF_EXIST = 2,
 };
+
+#define BPF_F_NO_PREALLOC 1 /* a hash map's entries allocated as they are added */
 
 #define TASK_COMM_LEN 16
 
@@ -107,8 +110,14 @@ struct path {
 	struct dentry *dentry;
 } __attribute__((preserve_access_index));
 
+struct super_block {
+	__u32 s_dev;
+} __attribute__((preserve_access_index));
+
 struct inode {
 	unsigned short i_mode;
+	unsigned long i_ino;
+	struct super_block *i_sb;
 } __attribute__((preserve_access_index));
 
 struct file {

@@ -88,3 +88,17 @@ func MustRun[Out any](t testing.TB, ctx context.Context, d *tool.Def, args any) 
 	}
 	return out
 }
+
+// MustRunWatched is MustRun with each progress notification the call sends
+// handed to onProgress, in the tool's goroutine, before the tool goes on: a
+// notification received proves the tool had not finished its work then
+// (a trace, still attached). onProgress must not block.
+func MustRunWatched[Out any](t testing.TB, ctx context.Context, d *tool.Def, args any, onProgress func(progress, total float64)) Out {
+	t.Helper()
+	progress := func(_ context.Context, p, total float64, _ string) { onProgress(p, total) }
+	out, terr := run[Out](t, ctx, tool.Invocation{Def: d, Session: "test", Progress: progress}, args)
+	if terr != nil {
+		t.Fatalf("%s(%v): %s: %s", d.Spec.Name, args, terr.Code, terr.Message)
+	}
+	return out
+}

@@ -18,8 +18,8 @@ import (
 )
 
 type execIn struct {
-	Program        string `json:"program" jsonschema:"the bpftrace program text"`
-	TimeoutSeconds int    `json:"timeout,omitempty" jsonschema:"seconds the program may run before it is stopped (its maps are printed then); default 10, at most the configured maximum (60)"`
+	Program        string `json:"program" jsonschema:"bpftrace program text"`
+	TimeoutSeconds int    `json:"timeout,omitempty" jsonschema:"seconds; at most the configured 60" default:"10"`
 }
 
 type execOut struct {
@@ -40,9 +40,10 @@ func (s *Set) execProgram() *tool.Def {
 		Kind:        tool.Mutating,
 		Programs:    true,
 		Title:       "Run a bpftrace program",
-		Description: "Check a bpftrace program (an error comes back at once with line and column), then run it in the background with a timeout; returns an execution_id for bpftrace_get_result. cat() and uprobes on shells, libraries and others' programs are refused unless configured.",
+		Description: "Check a bpftrace program (errors with line and column), run it in the background until timeout; cat() and shell or library uprobes need configuring.",
 		Timeout:     30 * time.Second,
-	}, s.handleExec).WithRange("timeout", 1, 3600).WithMaxLength("program", maxProgram)
+	}, s.handleExec).WithRange("timeout", 1, 3600).WithMaxLength("program", maxProgram).
+		WithAlias("duration_seconds", "timeout")
 }
 
 func (s *Set) handleExec(ctx context.Context, _ *tool.Call, in execIn) (execOut, error) {
@@ -159,9 +160,9 @@ func (s *Set) run(ctx context.Context, j *jobs.Job, program string) error {
 }
 
 type resultIn struct {
-	ExecutionID string `json:"execution_id" jsonschema:"the id bpftrace_exec_program returned"`
-	Offset      int    `json:"offset,omitempty" jsonschema:"first output record to return; default 0"`
-	Limit       int    `json:"limit,omitempty" jsonschema:"records per page, 1 to 1000; default 200"`
+	ExecutionID string `json:"execution_id" jsonschema:"from bpftrace_exec_program"`
+	Offset      int    `json:"offset,omitempty" jsonschema:"first record"`
+	Limit       int    `json:"limit,omitempty" default:"200"`
 }
 
 type resultOut struct {
@@ -182,7 +183,7 @@ func (s *Set) getResult() *tool.Def {
 		Name:        "bpftrace_get_result",
 		Kind:        tool.ReadOnly,
 		Title:       "Read a bpftrace run",
-		Description: "Status and a page of the output of a bpftrace run (records decoded from -f json), with the total, exit code and errors; partial output is kept when a run times out.",
+		Description: "Status and a page of a bpftrace run's output, with total, exit code and errors.",
 		Timeout:     10 * time.Second,
 	}, s.handleResult).WithRange("offset", 0, 1<<30).WithRange("limit", 1, 1000)
 }
@@ -214,7 +215,7 @@ func (s *Set) handleResult(_ context.Context, _ *tool.Call, in resultIn) (result
 }
 
 type stopIn struct {
-	ExecutionID string `json:"execution_id" jsonschema:"the id bpftrace_exec_program returned"`
+	ExecutionID string `json:"execution_id" jsonschema:"from bpftrace_exec_program"`
 }
 
 func (s *Set) stop() *tool.Def {
@@ -222,7 +223,7 @@ func (s *Set) stop() *tool.Def {
 		Name:        "bpftrace_stop",
 		Kind:        tool.Mutating,
 		Title:       "Stop a bpftrace run",
-		Description: "Stop a running bpftrace program (it prints its maps first) and return its final status and first page of output.",
+		Description: "Stop a bpftrace run (its maps are printed) and return its status and first page of output.",
 		Timeout:     30 * time.Second,
 	}, s.handleStop)
 }

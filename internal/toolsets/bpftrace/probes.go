@@ -11,9 +11,9 @@ import (
 )
 
 type probesIn struct {
-	Filter string `json:"filter,omitempty" jsonschema:"substring, or glob with * (e.g. tracepoint:syscalls:sys_enter_open*); default all"`
-	Offset int    `json:"offset,omitempty" jsonschema:"first probe to return; default 0"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"probes per page, 1 to 1000; default 100"`
+	Filter string `json:"filter,omitempty" jsonschema:"substring, or glob with * (tracepoint:syscalls:*)"`
+	Offset int    `json:"offset,omitempty" jsonschema:"first probe"`
+	Limit  int    `json:"limit,omitempty" default:"100"`
 }
 
 type probesOut struct {
@@ -29,7 +29,7 @@ func (s *Set) listProbes() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "List bpftrace probes",
-		Description: "Probes bpftrace can attach to on this host (bpftrace -l), filtered by substring or glob and paged, with the total.",
+		Description: "Probes bpftrace can attach to here (bpftrace -l), filtered and paged.",
 		Timeout:     60 * time.Second,
 	}, s.handleProbes).WithRange("offset", 0, 1<<30).WithRange("limit", 1, 1000)
 }
@@ -120,7 +120,7 @@ func (s *Set) listHelpers() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "bpftrace builtins and functions",
-		Description: "The bpftrace language's builtin variables and functions with one-line descriptions, and what this host's bpftrace supports (bpftrace --info).",
+		Description: "bpftrace's builtin variables and functions, and what this host's bpftrace supports.",
 		Timeout:     30 * time.Second,
 	}, s.handleHelpers)
 }

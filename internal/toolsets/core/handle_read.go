@@ -11,10 +11,10 @@ import (
 )
 
 type handleReadIn struct {
-	Handle string `json:"handle" jsonschema:"handle id returned by another tool, e.g. H_result_20261122T024500Z_9f3a1c2b"`
-	Offset int64  `json:"offset,omitempty" jsonschema:"where to start: a 0-based line number, or a byte offset when unit is bytes; default 0; pass the previous page's next_offset"`
-	Limit  int64  `json:"limit,omitempty" jsonschema:"at most this many lines (default 200, max 2000) or bytes (default and max 1048576); a page is shortened to fit the tool's output cap (64 KiB unless configured) and next_offset says where to continue"`
-	Unit   string `json:"unit,omitempty" jsonschema:"lines (default) or bytes"`
+	Handle string `json:"handle" jsonschema:"id from another tool's answer"`
+	Offset int64  `json:"offset,omitempty" jsonschema:"line, or byte with unit bytes; pass next_offset"`
+	Limit  int64  `json:"limit,omitempty" jsonschema:"lines (default 200, max 2000) or bytes (default 1048576)"`
+	Unit   string `json:"unit,omitempty" default:"lines"`
 }
 
 type handleReadOut struct {
@@ -46,7 +46,7 @@ func (s *Set) handleRead() *tool.Def {
 		Name:        "handle_read",
 		Kind:        tool.ReadOnly,
 		Title:       "Read a stored result",
-		Description: "Page through a large result that another tool stored as a handle, by lines or bytes; each page fits the output cap, and next_offset continues until eof.",
+		Description: "Page a result stored as a handle, by lines or bytes, following next_offset to eof.",
 	}, s.readHandle).WithEnum("unit", "lines", "bytes").WithRange("limit", 0, maxBytes)
 }
 

@@ -11,12 +11,12 @@ import (
 )
 
 type blockIn struct {
-	Path                 string `json:"path" jsonschema:"file to change, inside the allowed roots"`
-	OldText              string `json:"old_text" jsonschema:"exact text to replace, including white space and indentation"`
-	NewText              string `json:"new_text" jsonschema:"text to put in its place"`
-	ExpectedReplacements *int   `json:"expected_replacements,omitempty" jsonschema:"how many occurrences there must be, all replaced; otherwise nothing is written (PATCH_COUNT_MISMATCH); default 1"`
-	DryRun               bool   `json:"dry_run,omitempty" jsonschema:"return the diff and write nothing"`
-	ExpectedSHA256       string `json:"expected_sha256,omitempty" jsonschema:"write only if the file's current sha256 is this (SHA_MISMATCH otherwise)"`
+	Path                 string `json:"path" jsonschema:"file to change"`
+	OldText              string `json:"old_text" jsonschema:"exact text, white space included"`
+	NewText              string `json:"new_text" jsonschema:"replacement"`
+	ExpectedReplacements *int   `json:"expected_replacements,omitempty" jsonschema:"occurrences required, all replaced" default:"1"`
+	DryRun               bool   `json:"dry_run,omitempty"`
+	ExpectedSHA256       string `json:"expected_sha256,omitempty" jsonschema:"hex SHA-256 the file must have now"`
 }
 
 type blockOut struct {
@@ -39,7 +39,7 @@ func (s *Set) patchBlock() *tool.Def {
 		Name:        "fs_patch_block",
 		Kind:        tool.Mutating,
 		Title:       "Replace a block of text",
-		Description: "Replace exact old_text with new_text in a file, atomically; the number of occurrences must match expected_replacements or nothing changes, and a miss returns the closest near-miss with a diff.",
+		Description: "Replace exact old_text with new_text atomically if it occurs expected_replacements times; a miss shows the nearest text.",
 		Timeout:     30 * time.Second,
 	}, s.handleBlock).WithRange("expected_replacements", 1, 10000).
 		WithMaxLength("old_text", tool.MaxTextLength).WithMaxLength("new_text", tool.MaxTextLength)

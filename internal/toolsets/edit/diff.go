@@ -13,9 +13,9 @@ import (
 )
 
 type diffIn struct {
-	DiffText string `json:"diff_text" jsonschema:"unified (diff -u) or git-style diff of one or many files; paths relative to the first root (a/ and b/ prefixes are removed) or absolute inside the roots"`
-	DryRun   bool   `json:"dry_run,omitempty" jsonschema:"place every hunk and report, but write nothing"`
-	Backup   bool   `json:"backup,omitempty" jsonschema:"keep each changed or removed file's old version beside it as NAME.orig (NAME.orig.1, ... when taken)"`
+	DiffText string `json:"diff_text" jsonschema:"diff -u or git diff; paths absolute or relative to the first root"`
+	DryRun   bool   `json:"dry_run,omitempty"`
+	Backup   bool   `json:"backup,omitempty" jsonschema:"keep old versions as NAME.orig"`
 }
 
 // fileResult is what happened, or would happen, to one file.
@@ -40,7 +40,7 @@ func (s *Set) applyDiff() *tool.Def {
 		Name:        "fs_apply_diff",
 		Kind:        tool.Mutating,
 		Title:       "Apply a diff",
-		Description: "Apply a unified or git diff (many files, new, deleted and renamed ones) all or nothing: every hunk is placed tolerantly and checked before any file is replaced atomically.",
+		Description: "Apply a unified or git diff to one or many files, all or nothing, hunks placed tolerantly.",
 		Timeout:     60 * time.Second,
 	}, s.handleDiff).WithMaxLength("diff_text", tool.MaxTextLength)
 }

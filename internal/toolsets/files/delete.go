@@ -16,9 +16,9 @@ import (
 const dryRunShown = 200
 
 type deleteIn struct {
-	Path      string `json:"path" jsonschema:"file, symlink or directory to delete; absolute, or relative to the first root; never a root itself"`
-	Recursive bool   `json:"recursive,omitempty" jsonschema:"delete a directory and everything in it; default false"`
-	DryRun    bool   `json:"dry_run,omitempty" jsonschema:"only list what would be deleted; default false"`
+	Path      string `json:"path" jsonschema:"file or directory"`
+	Recursive bool   `json:"recursive,omitempty"`
+	DryRun    bool   `json:"dry_run,omitempty"`
 }
 
 type deleteOut struct {
@@ -36,7 +36,7 @@ func (s *Set) delete() *tool.Def {
 		Kind:        tool.Destructive,
 		Idempotent:  false,
 		Title:       "Delete a file or directory",
-		Description: "Delete a file, symlink or (with recursive) a directory tree inside the allowed roots; dry_run lists what would go; roots, mount points and trees holding a mount point are never deleted.",
+		Description: "Delete a file, symlink or (recursive) tree, never a root or mount point.",
 	}, s.handleDelete)
 }
 

@@ -103,7 +103,7 @@ type sizeSummary struct {
 // directory's.
 func (z *sizer) fill(entries []entry) sizeSummary {
 	for i := range entries {
-		if u, ok := z.totals[entries[i].Path]; ok && entries[i].Type == "dir" {
+		if u, ok := z.totals[entries[i].rel]; ok && entries[i].dir {
 			entries[i].DuBytes, entries[i].DuFiles = &u.bytes, &u.files
 		}
 	}
@@ -118,10 +118,13 @@ func sortBySize(entries []entry) {
 		if e.DuBytes != nil {
 			return *e.DuBytes
 		}
-		return e.SizeBytes
+		if e.SizeBytes != nil {
+			return *e.SizeBytes
+		}
+		return 0
 	}
 	slices.SortStableFunc(entries, func(a, b entry) int {
-		return cmp.Or(cmp.Compare(size(b), size(a)), strings.Compare(a.Path, b.Path))
+		return cmp.Or(cmp.Compare(size(b), size(a)), strings.Compare(a.rel, b.rel))
 	})
 }
 

@@ -17,33 +17,40 @@ import (
 const walkCap = 100_000
 
 type listIn struct {
-	Path          string `json:"path,omitempty" jsonschema:"directory to list; absolute, or relative to the first root; default the first root"`
-	Depth         *int   `json:"depth,omitempty" jsonschema:"levels below path to descend: 0 lists only its own entries; default 2, max 10"`
-	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"include names starting with a dot; default false"`
-	FileGlob      string `json:"file_glob,omitempty" jsonschema:"keep only files whose name (or path relative to path, when the glob has a /) matches, e.g. *.go; directories are always shown"`
-	MaxEntries    int    `json:"max_entries,omitempty" jsonschema:"entries to return, 1 to 5000; default 500; the full list goes to a handle"`
-	DirSizes      bool   `json:"dir_sizes,omitempty" jsonschema:"also total the disk space under each directory listed, like du -x (whole tree, hidden files included, this file system only unless cross_mounts); walks everything below path, so slower"`
-	CrossMounts   bool   `json:"cross_mounts,omitempty" jsonschema:"also descend into file systems mounted below path (and bind mounts); default false: a mount point is listed, marked mount_point, and not entered, as du -x does"`
-	Sort          string `json:"sort,omitempty" jsonschema:"name (default: tree order) or size (largest first: du_bytes with dir_sizes, else size_bytes), to find what fills a disk"`
+	Path          string `json:"path,omitempty" jsonschema:"directory, absolute or relative to the first root (the default)"`
+	Depth         *int   `json:"depth,omitempty" jsonschema:"levels below path (0: its entries)" default:"2"`
+	IncludeHidden bool   `json:"include_hidden,omitempty"`
+	FileGlob      string `json:"file_glob,omitempty" jsonschema:"only files matching, e.g. *.go"`
+	MaxEntries    int    `json:"max_entries,omitempty" jsonschema:"all go to a handle" default:"500"`
+	DirSizes      bool   `json:"dir_sizes,omitempty" jsonschema:"disk use of each directory, like du -x"`
+	CrossMounts   bool   `json:"cross_mounts,omitempty" jsonschema:"enter mounted file systems"`
+	Sort          string `json:"sort,omitempty" jsonschema:"name: tree order; size: largest first" default:"name"`
+	Mtime         bool   `json:"mtime,omitempty" jsonschema:"add each entry's mtime_iso"`
 }
 
-// entry is one listed file system object.
+// entry is one listed file system object. It says what an agent finding
+// its way needs, in about 40 bytes: a directory by the slash that ends its
+// path, a file by its size, anything else by its type; the rest is asked
+// for (mtime, dir_sizes).
 type entry struct {
-	Path       string `json:"path" jsonschema:"relative to the listed directory"`
-	Type       string `json:"type" jsonschema:"file, dir, symlink, fifo, socket, device or other"`
-	SizeBytes  int64  `json:"size_bytes,omitempty"`
-	MtimeISO   string `json:"mtime_iso,omitempty"`
+	Path       string `json:"path" jsonschema:"relative to the listed directory; a directory's ends in /"`
+	Type       string `json:"type,omitempty" jsonschema:"symlink, fifo, socket, device or other; absent for files and directories"`
+	SizeBytes  *int64 `json:"size_bytes,omitempty" jsonschema:"a file's size; files only"`
+	MtimeISO   string `json:"mtime_iso,omitempty" jsonschema:"with mtime: last modification, RFC 3339, UTC"`
 	LinkTarget string `json:"link_target,omitempty" jsonschema:"a symlink's target, shown only when it stays inside the root"`
 	DuBytes    *int64 `json:"du_bytes,omitempty" jsonschema:"with dir_sizes: disk space used, a directory's whole tree or a file's allocated blocks"`
 	DuFiles    *int   `json:"du_files,omitempty" jsonschema:"with dir_sizes, for a directory: regular files in its tree"`
 	MountPoint bool   `json:"mount_point,omitempty" jsonschema:"a directory where another file system is mounted, not entered (pass cross_mounts: true to enter it)"`
+
+	rel string // the path as walked: no escapes, no slash
+	dir bool
 }
 
 type listOut struct {
 	Dir          string  `json:"dir" jsonschema:"absolute path listed"`
 	Entries      []entry `json:"entries"`
 	TotalEntries int     `json:"total_entries" jsonschema:"entries found (a lower bound when complete is false)"`
-	Truncated    bool    `json:"truncated"`
+	Truncated    bool    `json:"truncated,omitempty" jsonschema:"true when entries beyond max_entries are left out (the handle has them)"`
 	Complete     bool    `json:"complete" jsonschema:"false when the walk stopped early: at 100000 entries, or out of time with dir_sizes"`
 	Handle       string  `json:"handle,omitempty" jsonschema:"every entry found, one JSON object per line, for handle_read"`
 	DuBytes      *int64  `json:"du_bytes,omitempty" jsonschema:"with dir_sizes: disk space used under path on its file system"`
@@ -56,8 +63,9 @@ func (s *Set) list() *tool.Def {
 		Name:        "fs_list",
 		Kind:        tool.ReadOnly,
 		Title:       "List a directory tree",
-		Description: "List entries under a directory inside the allowed roots, to a depth, with type, size and mtime; symlinks are shown, never followed; dir_sizes and sort size find what fills a disk (du).",
-	}, s.handleList).WithRange("depth", 0, 10).WithRange("max_entries", 0, 5000).WithEnum("sort", "name", "size")
+		Description: "List a directory tree with sizes (mtime on request); dir_sizes and sort size show what fills a disk.",
+	}, s.handleList).WithRange("depth", 0, 10).WithRange("max_entries", 0, 5000).WithEnum("sort", "name", "size").
+		WithAlias("max_results", "max_entries")
 }
 
 func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listOut, error) {
@@ -131,7 +139,7 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 			}
 			return fs.SkipAll
 		}
-		e := describe(loc, rel, de)
+		e := describe(loc, rel, de, in.Mtime)
 		e.MountPoint = mount
 		if z != nil && !de.IsDir() {
 			e.DuBytes = &du
@@ -170,13 +178,22 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	return out, nil
 }
 
-func describe(loc fsroot.Loc, rel string, de fs.DirEntry) entry {
-	e := entry{Path: fsroot.ShowName(rel), Type: typeName(de.Type())}
+func describe(loc fsroot.Loc, rel string, de fs.DirEntry, mtime bool) entry {
+	e := entry{Path: fsroot.ShowName(rel), rel: rel, dir: de.IsDir()}
+	switch {
+	case e.dir:
+		e.Path += "/"
+	case !de.Type().IsRegular():
+		e.Type = typeName(de.Type())
+	}
 	if info, err := de.Info(); err == nil {
 		if de.Type().IsRegular() {
-			e.SizeBytes = info.Size()
+			size := info.Size()
+			e.SizeBytes = &size
 		}
-		e.MtimeISO = info.ModTime().UTC().Format(time.RFC3339)
+		if mtime {
+			e.MtimeISO = info.ModTime().UTC().Format(time.RFC3339)
+		}
 	}
 	if de.Type()&fs.ModeSymlink != 0 {
 		c := loc

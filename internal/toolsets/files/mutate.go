@@ -9,9 +9,9 @@ import (
 )
 
 type moveIn struct {
-	Source    string `json:"source" jsonschema:"file or directory to move; absolute, or relative to the first root"`
-	Target    string `json:"target" jsonschema:"new path; must not exist unless overwrite is true"`
-	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"replace an existing target of the same kind (file over file, directory over an empty directory); default false"`
+	Source    string `json:"source" jsonschema:"file or directory"`
+	Target    string `json:"target" jsonschema:"new path"`
+	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"replace a target of the same kind"`
 }
 
 type moveOut struct {
@@ -26,7 +26,7 @@ func (s *Set) move() *tool.Def {
 		Name:        "fs_move",
 		Kind:        tool.Destructive,
 		Title:       "Move or rename",
-		Description: "Move or rename a file or directory inside the allowed roots; refuses to replace an existing target unless overwrite is true.",
+		Description: "Move or rename a file or directory; replaces a target only with overwrite.",
 	}, s.handleMove)
 }
 
@@ -52,8 +52,8 @@ func (s *Set) handleMove(ctx context.Context, call *tool.Call, in moveIn) (moveO
 }
 
 type mkdirsIn struct {
-	Path    string `json:"path" jsonschema:"directory to create with its parents; absolute, or relative to the first root"`
-	ExistOK *bool  `json:"exist_ok,omitempty" jsonschema:"accept an existing directory; default true"`
+	Path    string `json:"path" jsonschema:"directory to create"`
+	ExistOK *bool  `json:"exist_ok,omitempty" jsonschema:"accept an existing directory" default:"true"`
 }
 
 type mkdirsOut struct {
@@ -67,7 +67,7 @@ func (s *Set) mkdirs() *tool.Def {
 		Kind:        tool.Mutating,
 		Idempotent:  true,
 		Title:       "Create directories",
-		Description: "Create a directory and any missing parents inside the allowed roots (mode 0755).",
+		Description: "Create a directory and its missing parents.",
 	}, s.handleMkdirs)
 }
 

@@ -19,9 +19,9 @@ import (
 const handleMaxBytes = 16 << 20
 
 type readIn struct {
-	Path        string `json:"path" jsonschema:"file to read; absolute, or relative to the first root"`
-	OffsetLines int    `json:"offset_lines,omitempty" jsonschema:"first line to return, 0-based; negative counts from the end (-100 is the last 100 lines, like tail); default 0"`
-	MaxLines    int    `json:"max_lines,omitempty" jsonschema:"lines to return, 1 to 2000; default 200 (fewer when the answer would pass the output cap, 64 KiB unless configured; next_offset_lines continues)"`
+	Path        string `json:"path" jsonschema:"file, absolute or relative to the first root"`
+	OffsetLines int    `json:"offset_lines,omitempty" jsonschema:"0-based; negative counts from the end"`
+	MaxLines    int    `json:"max_lines,omitempty" jsonschema:"fewer if over the output cap" default:"200"`
 }
 
 type readOut struct {
@@ -30,14 +30,17 @@ type readOut struct {
 	Meta    readMeta `json:"meta"`
 }
 
+// readMeta says what the content is: a whole file's meta carries no zero
+// or false field, so that a 200-line file costs little more than its bytes
+// and JSON's escaping of them.
 type readMeta struct {
 	Path            string `json:"path" jsonschema:"absolute path read"`
 	SizeBytes       int64  `json:"size_bytes"`
 	TotalLines      int    `json:"total_lines"`
 	Estimated       bool   `json:"total_lines_estimated,omitempty" jsonschema:"true for files over 32 MiB: total_lines (and start_line of a tail) extrapolated from the lines read"`
-	StartLine       int    `json:"start_line" jsonschema:"0-based number of the first line in content"`
+	StartLine       int    `json:"start_line,omitempty" jsonschema:"0-based number of the first line in content; absent when 0"`
 	ReturnedLines   int    `json:"returned_lines"`
-	Truncated       bool   `json:"truncated" jsonschema:"true when the file has lines outside this window"`
+	Truncated       bool   `json:"truncated,omitempty" jsonschema:"true when the file has lines outside this window"`
 	NextOffsetLines int    `json:"next_offset_lines,omitempty" jsonschema:"offset_lines to read the next window, when there is one"`
 	SHA256          string `json:"sha256,omitempty" jsonschema:"of the whole file, for fs_write's expected_sha256 (files up to 16 MiB)"`
 	HardLinks       uint64 `json:"hard_links,omitempty" jsonschema:"how many names the file has, when more than one: fs_write then needs allow_hardlink and replaces only this name"`
@@ -48,7 +51,7 @@ func (s *Set) read() *tool.Def {
 		Name:        "fs_read",
 		Kind:        tool.ReadOnly,
 		Title:       "Read a text file",
-		Description: "Read a window of lines of a text file inside the allowed roots; large files come back truncated with a handle or a next offset.",
+		Description: "Read lines of a text file; a large file also comes as a handle; next_offset_lines goes on.",
 	}, s.handleRead).WithRange("max_lines", 0, 2000)
 }
 

@@ -9,12 +9,12 @@ import (
 )
 
 type writeIn struct {
-	Path           string `json:"path" jsonschema:"file to write; absolute, or relative to the first root"`
-	Content        string `json:"content" jsonschema:"UTF-8 text to write"`
-	Mode           string `json:"mode,omitempty" jsonschema:"rewrite (default: replace the whole file atomically) or append"`
-	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"hex SHA-256 the current content must have (fs_read gives it); on a mismatch nothing is written (SHA_MISMATCH); a missing file passes"`
-	CreateParents  bool   `json:"create_parents,omitempty" jsonschema:"create missing parent directories; default false"`
-	AllowHardlink  bool   `json:"allow_hardlink,omitempty" jsonschema:"write a file that has other hard links by replacing only this name (the others keep the old content); default false: refused"`
+	Path           string `json:"path" jsonschema:"file to write"`
+	Content        string `json:"content" jsonschema:"UTF-8 text"`
+	Mode           string `json:"mode,omitempty" jsonschema:"rewrite replaces atomically" default:"rewrite"`
+	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"hex SHA-256 the file must have, from fs_read"`
+	CreateParents  bool   `json:"create_parents,omitempty"`
+	AllowHardlink  bool   `json:"allow_hardlink,omitempty" jsonschema:"replace only this name of a hard-linked file"`
 }
 
 type writeOut struct {
@@ -32,7 +32,7 @@ func (s *Set) write() *tool.Def {
 		Name:        "fs_write",
 		Kind:        tool.Destructive,
 		Title:       "Write a text file",
-		Description: "Replace (atomically, keeping the file mode) or append to a text file inside the allowed roots, optionally only if its current sha256 matches.",
+		Description: "Replace a text file atomically (mode kept) or append; with expected_sha256, only if unchanged.",
 	}, s.handleWrite).WithEnum("mode", "rewrite", "append").WithMaxLength("content", tool.MaxTextLength)
 }
 

@@ -41,9 +41,9 @@ func (s *Set) Toolset() tool.Toolset {
 }
 
 type runIn struct {
-	FlowName string `json:"flow_name" jsonschema:"system_health, explain_repo or organize_downloads"`
-	Path     string `json:"path,omitempty" jsonschema:"explain_repo: the repository (default the first root); organize_downloads: the folder to sort (required)"`
-	Apply    bool   `json:"apply,omitempty" jsonschema:"organize_downloads only: really move the files; default false, a dry run that only proposes"`
+	FlowName string `json:"flow_name" jsonschema:"flow to run"`
+	Path     string `json:"path,omitempty" jsonschema:"explain_repo: repository (default the first root); organize_downloads: folder"`
+	Apply    bool   `json:"apply,omitempty" jsonschema:"organize_downloads: move files (default: dry run)"`
 }
 
 // step is one thing a flow did and what came of it; system_health's are
@@ -64,9 +64,10 @@ func (s *Set) run() *tool.Def {
 		Kind:        tool.Mutating, // organize_downloads with apply moves files
 		Programs:    true,
 		Title:       "Run an onboarding flow",
-		Description: "Run a first-look flow and get its steps and a short summary: system_health (host, snapshot, USE verdict, failed services, recent log errors), explain_repo {path} (languages, build, tests, entry points, README, git), organize_downloads {path, apply} (sorts files into folders; dry run unless apply).",
+		Description: "Run a first-look flow: system_health (perf_info, sys_snapshot, perf_use_check, failed services, log errors), explain_repo, organize_downloads.",
 		Timeout:     2 * time.Minute,
-	}, s.handleRun).WithEnum("flow_name", "system_health", "explain_repo", "organize_downloads")
+	}, s.handleRun).WithEnum("flow_name", "system_health", "explain_repo", "organize_downloads").
+		WithOpposite("dry_run", "apply")
 }
 
 func (s *Set) handleRun(ctx context.Context, call *tool.Call, in runIn) (runOut, error) {

@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/testutil"
@@ -145,44 +143,6 @@ func TestScenarioOOMKillNamed(t *testing.T) {
 	}
 }
 
-// rootDisk is the whole disk under /var/tmp, "major:minor", where blkio
-// limits apply (a partition's I/O is throttled at its disk).
-func rootDisk(t *testing.T) string {
-	t.Helper()
-	var st unix.Stat_t
-	if err := unix.Stat("/var/tmp", &st); err != nil {
-		t.Fatal(err)
-	}
-	dev := fmt.Sprintf("%d:%d", unix.Major(st.Dev), unix.Minor(st.Dev))
-	if _, err := os.Stat("/sys/dev/block/" + dev + "/partition"); err == nil {
-		b, err := os.ReadFile("/sys/dev/block/" + dev + "/../dev")
-		if err != nil {
-			t.Fatal(err)
-		}
-		dev = strings.TrimSpace(string(b))
-	}
-	if _, err := os.Stat("/sys/dev/block/" + dev); err != nil {
-		testutil.Missing(t, "/var/tmp is on %s, not a block device", dev)
-	}
-	return dev
-}
-
-// blkioWrites reads the writes a v1 blkio cgroup has done on dev.
-func blkioWrites(t *testing.T, dir, dev string) uint64 {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "blkio.throttle.io_serviced"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == dev && f[1] == "Write" {
-			v, _ := strconv.ParseUint(f[2], 10, 64)
-			return v
-		}
-	}
-	return 0
-}
-
 // Direct writes under an 80 write IOPS limit on the root disk: the verdict
 // names the limit, its cgroup and the writer as the cause of slow writes,
 // with a write rate that the cgroup's own counters bound around the call.
@@ -191,18 +151,18 @@ func TestScenarioIOLimitNamedAsCause(t *testing.T) {
 	if _, err := os.Stat("/sys/fs/cgroup/blkio"); err != nil {
 		testutil.Missing(t, "no v1 blkio hierarchy here: %v", err) // v2 io.max is tested from fixtures
 	}
-	dev := rootDisk(t)
-	dir, _ := cgroupDir(t, "blkio", map[string]string{"blkio.throttle.write_iops_device": dev + " 80"})
 	tmp, err := os.MkdirTemp("/var/tmp", "hostmcp-iolimit-") // on the root disk, never a tmpfs
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(tmp) })
+	dev, _ := rootDisk(t, tmp)
+	dir, _ := cgroupDir(t, "blkio", map[string]string{"blkio.throttle.write_iops_device": dev + " 80"})
 	// The writer joins the cgroup before it opens its file and writes.
 	writer := startWorkload(t, []string{"/bin/sh", "-c", `echo $$ > "$0"/cgroup.procs && exec "$@"`, dir}, "diskwrite", filepath.Join(tmp, "f"))
-	before, t0 := blkioWrites(t, dir, dev), time.Now()
+	before, t0 := cgroupWrites(t, dir, dev), time.Now()
 	u := useCheck(t, newSet())
-	after, t1 := blkioWrites(t, dir, dev), time.Now()
+	after, t1 := cgroupWrites(t, dir, dev), time.Now()
 
 	cg := "/" + filepath.Base(dir)
 	x := causeOf(u.Summary, health.CauseIOLimit, cg)

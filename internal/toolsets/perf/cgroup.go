@@ -12,9 +12,9 @@ import (
 
 // cgroupIn is the input of perf_cgroup_summary (spec 000 section 9.8).
 type cgroupIn struct {
-	PID        int    `json:"pid,omitempty" jsonschema:"summarise the cgroup this process belongs to; give pid or cgroup_path"`
-	CgroupPath string `json:"cgroup_path,omitempty" jsonschema:"cgroup path inside the hierarchy such as /system.slice/nginx.service, or a directory under a cgroup mount; give pid or cgroup_path"`
-	IntervalMS int    `json:"interval_ms,omitempty" jsonschema:"interval in milliseconds over which usage and throttling rates are measured, 100 to 10000; default 1000"`
+	PID        int    `json:"pid,omitempty" jsonschema:"the cgroup of this process"`
+	CgroupPath string `json:"cgroup_path,omitempty" jsonschema:"e.g. /system.slice/x.service"`
+	IntervalMS int    `json:"interval_ms,omitempty" default:"1000"`
 }
 
 func (s *Set) cgroupSummary() *tool.Def {
@@ -22,19 +22,16 @@ func (s *Set) cgroupSummary() *tool.Def {
 		Name:        "perf_cgroup_summary",
 		Kind:        tool.ReadOnly,
 		Title:       "Cgroup resource summary",
-		Description: "CPU usage, quota and throttling, memory use against its limit with OOM events, PSI, I/O and task count of one cgroup (by pid or path) on cgroup v1, v2 or hybrid hosts, with suspicions.",
+		Description: "One cgroup's CPU, quota and throttling, memory and OOMs, PSI, I/O and tasks, with suspicions.",
 		Timeout:     15 * time.Second,
-	}, s.handleCgroup).WithRange("interval_ms", minIntervalMS, maxIntervalMS).WithRange("pid", 1, 1<<22)
+	}, s.handleCgroup).WithRange("interval_ms", minIntervalMS, maxIntervalMS).WithRange("pid", 1, 1<<22).
+		WithExactlyOne("pid", "cgroup_path")
 }
 
 func (s *Set) handleCgroup(ctx context.Context, call *tool.Call, in cgroupIn) (health.CgroupCheck, error) {
-	if (in.PID == 0) == (in.CgroupPath == "") {
-		return health.CgroupCheck{}, tool.Errorf(tool.InvalidParams, "give exactly one of pid and cgroup_path").
-			WithSuggestion("Pass pid to summarise a process's cgroup, or cgroup_path such as /system.slice/x.service.")
-	}
 	var dirs hostinfo.CgroupDirs
 	var err error
-	if in.PID != 0 {
+	if in.PID != 0 { // the framework let exactly one of pid and cgroup_path through
 		dirs, err = s.deps.Host.CgroupOfPID(in.PID)
 	} else {
 		dirs, err = s.deps.Host.CgroupByPath(in.CgroupPath)

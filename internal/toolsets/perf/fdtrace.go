@@ -13,10 +13,10 @@ import (
 // fdIn is the input of perf_fd_trace (spec 000 section 9.18).
 type fdIn struct {
 	PID             int  `json:"pid" jsonschema:"process to watch"`
-	DurationSeconds int  `json:"duration_seconds,omitempty" jsonschema:"how long to watch, 1 to 60 seconds; default 30"`
-	IntervalSec     int  `json:"interval_sec,omitempty" jsonschema:"seconds between samples, 1 to 10 and at most duration_seconds; default 5, or duration_seconds/6 (at least 1) for shorter watches"`
-	IncludeFDList   bool `json:"include_fd_list,omitempty" jsonschema:"also list the open descriptors at the end; default false"`
-	MaxFDsListed    int  `json:"max_fds_listed,omitempty" jsonschema:"most descriptors listed, 10 to 1000; default 100"`
+	DurationSeconds int  `json:"duration_seconds,omitempty" default:"30"`
+	IntervalSec     int  `json:"interval_sec,omitempty" jsonschema:"between samples" default:"5"`
+	IncludeFDList   bool `json:"include_fd_list,omitempty"`
+	MaxFDsListed    int  `json:"max_fds_listed,omitempty" default:"100"`
 }
 
 // fdOut is perf_fd_trace's answer.
@@ -44,7 +44,7 @@ func (s *Set) fdTrace() *tool.Def {
 		Name:        "perf_fd_trace",
 		Kind:        tool.ReadOnly,
 		Title:       "File descriptor leak check",
-		Description: "Samples a process's open file descriptors by type (file, socket, pipe, anon, other) over duration_seconds and gives their growth, the limit and a leak verdict with its evidence.",
+		Description: "Watch a process's open file descriptors by type: growth, limit and a leak verdict.",
 		Timeout:     75 * time.Second,
 	}, s.handleFD).WithRange("pid", 1, 1<<22).WithRange("duration_seconds", 1, 60).
 		WithRange("interval_sec", 1, 10).WithRange("max_fds_listed", 10, 1000)

@@ -3,6 +3,7 @@ package perf
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -13,9 +14,9 @@ import (
 
 // ioLayersIn is the input of perf_io_layers (spec 000 section 9.17).
 type ioLayersIn struct {
-	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"measuring interval, 1 to 30 seconds; default 10"`
-	IncludeDetails  bool   `json:"include_details,omitempty" jsonschema:"also list the processes with the most VFS traffic"`
-	Mode            string `json:"mode,omitempty" jsonschema:"auto (default: eBPF when available, else procfs), procfs, or ebpf"`
+	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
+	IncludeDetails  bool   `json:"include_details,omitempty"`
+	Mode            string `json:"mode,omitempty" jsonschema:"auto: eBPF if available" default:"auto"`
 }
 
 // VFSCounts is what the VFS layer saw over an interval. The procfs mode
@@ -67,7 +68,7 @@ func (s *Set) ioLayers() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "VFS vs block I/O",
-		Description: "Compares what programs asked of the filesystem (VFS reads and writes) with what reached the disks over duration_seconds: page cache read hit rate and write coalescing, from procfs or eBPF.",
+		Description: "VFS reads and writes against what reached the disks: page-cache hit rate and write coalescing.",
 		Timeout:     45 * time.Second,
 	}, s.handleIOLayers).WithRange("duration_seconds", 1, 30).WithEnum("mode", "auto", "procfs", "ebpf")
 }
@@ -80,10 +81,11 @@ func (s *Set) handleIOLayers(ctx context.Context, call *tool.Call, in ioLayersIn
 			WithSuggestion("Use mode procfs (or auto), which estimates the VFS layer from /proc/<pid>/io.")
 	}
 	auto := mode == "auto"
-	if auto && s.deps.IOLayersEBPF != nil {
-		mode = "ebpf"
-	} else if auto {
+	if auto {
 		mode = "procfs"
+		if s.deps.IOLayersEBPF != nil {
+			mode = s.autoMode(call)
+		}
 	}
 	before, _, err := s.deps.Host.ReadCounters(nil)
 	if err != nil {
@@ -137,6 +139,20 @@ func (s *Set) handleIOLayers(ctx context.Context, call *tool.Call, in ioLayersIn
 	out.WriteCoalesceRatePercent = absorbed(out.Block.WriteOps, out.VFS.WriteOps)
 	out.Findings = ioFindings(out)
 	return out, nil
+}
+
+// autoMode is ebpf when the privilege preflight would let mode ebpf run
+// (the same judgement as for a call that asks for it), else procfs, with a
+// warning saying what is missing.
+func (s *Set) autoMode(call *tool.Call) string {
+	if s.deps.Privileges == nil {
+		return "ebpf"
+	}
+	if _, err := s.deps.Privileges.Check("perf_io_layers", json.RawMessage(`{"mode":"ebpf"}`)); err != nil {
+		call.Warn("eBPF is not available here (%s): measured from procfs instead", tool.AsError(err).Message)
+		return "procfs"
+	}
+	return "ebpf"
 }
 
 // procfsVFS sums the /proc/<pid>/io deltas of processes seen both times,

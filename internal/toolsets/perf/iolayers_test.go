@@ -2,13 +2,16 @@ package perf
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/privilege"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
@@ -48,5 +51,47 @@ func TestIOLayersEBPFFallback(t *testing.T) {
 		if out.Mode != "procfs" || out.VFS.Mechanism != "procfs" {
 			t.Fatalf("auto: %+v", out)
 		}
+	}
+}
+
+// In auto mode the privilege preflight decides: where it would refuse
+// mode ebpf (here: no capability to load programs), the eBPF collector is
+// not started at all and the answer comes from procfs, with a warning
+// saying what is missing.
+func TestIOLayersAutoAsksThePreflight(t *testing.T) {
+	dir := t.TempDir()
+	for rel, content := range map[string]string{
+		"proc/self/status":                    "Uid:\t65534\t65534\t65534\t65534\nGid:\t65534\t65534\t65534\t65534\nCapEff:\t0000000000000000\nCapAmb:\t0000000000000000\n",
+		"proc/self/mountinfo":                 "42 23 0:13 / /sys/kernel/tracing rw,relatime - tracefs nodev rw\n",
+		"proc/sys/kernel/perf_event_paranoid": "2\n",
+		"sys/kernel/btf/vmlinux":              "",
+		"sys/fs/bpf/.keep":                    "",
+	} {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unprivileged := privilege.New(hostinfo.New(hostinfo.Roots{Proc: filepath.Join(dir, "proc"), Sys: filepath.Join(dir, "sys"), RootFS: dir}), nil)
+	started := 0
+	collector := func(context.Context, time.Duration) (VFSCounts, error) {
+		started++
+		return VFSCounts{Mechanism: "ebpf"}, nil
+	}
+	s := New(&Deps{Host: hostinfo.New(hostinfo.Roots{}), IOLayersEBPF: collector, Privileges: unprivileged})
+	res := (&tool.Runner{}).Run(context.Background(), tool.Invocation{Def: s.ioLayers(), Args: json.RawMessage(`{"duration_seconds":1}`)})
+	var out ioLayersOut
+	if res.Err != nil || json.Unmarshal(res.Envelope.Data, &out) != nil {
+		t.Fatalf("auto: %s", res.JSON)
+	}
+	warnings := res.Envelope.Warnings
+	if out.Mode != "procfs" || started != 0 {
+		t.Fatalf("auto ran mode %s, the eBPF collector started %d times", out.Mode, started)
+	}
+	if !strings.Contains(strings.Join(warnings, "\n"), "CAP_BPF") {
+		t.Errorf("the fallback does not say what is missing: %q", warnings)
 	}
 }

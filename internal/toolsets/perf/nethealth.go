@@ -14,10 +14,10 @@ import (
 
 // netIn is the input of perf_net_health (spec 000 section 9.7).
 type netIn struct {
-	Interface         string `json:"interface,omitempty" jsonschema:"only this interface, such as eth0; default all"`
-	IncludeTCPDetails *bool  `json:"include_tcp_details,omitempty" jsonschema:"include TCP retransmission and listen-queue health; default true"`
-	IntervalMS        int    `json:"interval_ms,omitempty" jsonschema:"interval in milliseconds that rates are measured over, 100 to 10000; default 1000"`
-	PID               int    `json:"pid,omitempty" jsonschema:"read the network namespace of this process (a container's) instead of the host's; default the host's"`
+	Interface         string `json:"interface,omitempty" jsonschema:"default all"`
+	IncludeTCPDetails *bool  `json:"include_tcp_details,omitempty" jsonschema:"TCP and listen-queue detail" default:"true"`
+	IntervalMS        int    `json:"interval_ms,omitempty" default:"1000"`
+	PID               int    `json:"pid,omitempty" jsonschema:"this process's network namespace"`
 }
 
 func (s *Set) netHealth() *tool.Def {
@@ -25,7 +25,7 @@ func (s *Set) netHealth() *tool.Def {
 		Name:        "perf_net_health",
 		Kind:        tool.ReadOnly,
 		Title:       "Network health",
-		Description: "Interface errors and drops per second, TCP retransmit percentage, listen-queue overflows and drops with the listeners whose accept queue fills (and their processes), a socket summary like ss -s and the key snmp and netstat counters, over interval_ms, with suspicions.",
+		Description: "Interface errors and drops, TCP retransmits, full listen queues and their processes, sockets; with suspicions.",
 		Timeout:     15 * time.Second,
 	}, s.handleNet).WithRange("interval_ms", minIntervalMS, maxIntervalMS).WithRange("pid", 1, 1<<22)
 }

@@ -6,6 +6,7 @@ package perf
 import (
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/privilege"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -15,6 +16,9 @@ type Deps struct {
 	Exec *execx.Runner // only asked which programs exist; nil means none
 	// IOLayersEBPF is perf_io_layers' eBPF mode; nil serves procfs only.
 	IOLayersEBPF IOLayersEBPF
+	// Privileges judges the privileged tools for perf_info's report; nil
+	// reports none.
+	Privileges *privilege.Preflight
 }
 
 // Set is the perf toolset.

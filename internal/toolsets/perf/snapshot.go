@@ -10,10 +10,10 @@ import (
 
 // snapshotIn is the input of perf_snapshot (spec 000 section 9.2).
 type snapshotIn struct {
-	IntervalMS       int   `json:"interval_ms,omitempty" jsonschema:"sampling interval in milliseconds that rates are measured over, 100 to 10000; default 1000"`
-	IncludePerCPU    bool  `json:"include_per_cpu,omitempty" jsonschema:"also split utilisation per CPU; default false"`
-	IncludePerDevice *bool `json:"include_per_device,omitempty" jsonschema:"list block devices (iostat -x columns); default true"`
-	IncludePSI       *bool `json:"include_psi,omitempty" jsonschema:"include pressure stall information when the kernel has it; default true"`
+	IntervalMS       int   `json:"interval_ms,omitempty" default:"1000"`
+	IncludePerCPU    bool  `json:"include_per_cpu,omitempty"`
+	IncludePerDevice *bool `json:"include_per_device,omitempty" jsonschema:"a row per disk" default:"true"`
+	IncludePSI       *bool `json:"include_psi,omitempty" jsonschema:"pressure stall information" default:"true"`
 }
 
 func (s *Set) snapshotTool() *tool.Def {
@@ -21,7 +21,7 @@ func (s *Set) snapshotTool() *tool.Def {
 		Name:        "perf_snapshot",
 		Kind:        tool.ReadOnly,
 		Title:       "Performance snapshot",
-		Description: "CPU, memory, per-disk I/O (iostat -x), network and TCP rates per second and PSI stall measured over interval_ms, with load, run queue, file system capacity (df), and the cgroups whose CPU quota, memory or I/O limit held processes back; the baseline before a profile.",
+		Description: "Raw rates: CPU, memory, disks, network, TCP, PSI, load, df; no verdict (perf_use_check judges).",
 		Timeout:     15 * time.Second,
 	}, s.handleSnapshot).WithRange("interval_ms", minIntervalMS, maxIntervalMS)
 }

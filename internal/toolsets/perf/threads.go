@@ -16,10 +16,10 @@ import (
 
 // threadsIn is the input of perf_thread_profile (spec 000 section 9.16).
 type threadsIn struct {
-	PID             int   `json:"pid" jsonschema:"process whose threads to measure"`
-	DurationSeconds int   `json:"duration_seconds,omitempty" jsonschema:"measuring interval, 1 to 30 seconds; default 5"`
-	IncludeOffCPU   *bool `json:"include_offcpu,omitempty" jsonschema:"also split each thread's time into running, waiting for a CPU and off CPU (sleeping or blocked), from the kernel's schedstat"`
-	MaxThreads      int   `json:"max_threads,omitempty" jsonschema:"busiest threads listed, 1 to 1000; default 50"`
+	PID             int   `json:"pid" jsonschema:"process to measure"`
+	DurationSeconds int   `json:"duration_seconds,omitempty" default:"5"`
+	IncludeOffCPU   *bool `json:"include_offcpu,omitempty" jsonschema:"split time into running, CPU wait and off CPU"`
+	MaxThreads      int   `json:"max_threads,omitempty" jsonschema:"busiest listed" default:"50"`
 }
 
 // threadCPU is one thread over the interval.
@@ -52,7 +52,7 @@ func (s *Set) threadProfile() *tool.Def {
 		Name:        "perf_thread_profile",
 		Kind:        tool.ReadOnly,
 		Title:       "Per-thread CPU",
-		Description: "CPU use of each thread of a process over duration_seconds, from /proc/<pid>/task: which threads are busy, user vs system time, thread states and, with include_offcpu, how long each waited for a CPU or was off CPU, with findings such as one hot thread pinning a core.",
+		Description: "CPU of each thread of a process: user and system time, states, CPU wait, findings such as a hot thread.",
 		Timeout:     45 * time.Second,
 	}, s.handleThreads).WithRange("pid", 1, 1<<22).WithRange("duration_seconds", 1, 30).WithRange("max_threads", 1, 1000)
 }

@@ -10,7 +10,7 @@ import (
 
 // useIn is the input of perf_use_check (spec 000 section 9.3).
 type useIn struct {
-	IntervalMS int `json:"interval_ms,omitempty" jsonschema:"sampling interval in milliseconds, 100 to 10000; default 1000"`
+	IntervalMS int `json:"interval_ms,omitempty" default:"1000"`
 }
 
 func (s *Set) useCheck() *tool.Def {
@@ -18,7 +18,7 @@ func (s *Set) useCheck() *tool.Def {
 		Name:        "perf_use_check",
 		Kind:        tool.ReadOnly,
 		Title:       "USE method check",
-		Description: "Utilisation, saturation and errors of CPU, memory, disk, network (PSI stall) and file system capacity measured over interval_ms and judged against fixed thresholds: healthy, warning or critical, and the suspicions worst first, naming the cgroup whose own quota or limit caused them.",
+		Description: "USE method verdict: utilisation, saturation and errors of CPU, memory, disks, network and file systems.",
 		Timeout:     15 * time.Second,
 	}, s.handleUseCheck).WithRange("interval_ms", minIntervalMS, maxIntervalMS)
 }

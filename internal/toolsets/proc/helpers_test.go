@@ -84,6 +84,13 @@ func alive(pid int) bool {
 // checks the answer against the tool's outputSchema.
 func run(t *testing.T, s *Set, d *tool.Def, args any) tool.Result {
 	t.Helper()
+	res, _ := runKeeping(t, s, d, args)
+	return res
+}
+
+// runKeeping is run that also returns the handles the call stored, by id.
+func runKeeping(t *testing.T, s *Set, d *tool.Def, args any) (tool.Result, map[string][]byte) {
+	t.Helper()
 	raw, err := json.Marshal(args)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +108,7 @@ func run(t *testing.T, s *Set, d *tool.Def, args any) tool.Result {
 	if err := tool.ValidateEnvelope(d, res.JSON); err != nil {
 		t.Fatalf("%s: answer does not match outputSchema: %v\n%s", d.Spec.Name, err, res.JSON)
 	}
-	return res
+	return res, handles
 }
 
 func wantCode(t *testing.T, res tool.Result, code tool.Code) {

@@ -12,9 +12,9 @@ import (
 )
 
 type killIn struct {
-	PID    int    `json:"pid" jsonschema:"the process to signal; one positive pid (0, -1 and negative process groups are refused)"`
-	Signal string `json:"signal,omitempty" jsonschema:"TERM (default, asks politely), INT, HUP, or KILL (cannot be caught)"`
-	WaitMS int    `json:"wait_ms,omitempty" jsonschema:"wait up to this many milliseconds for the process to exit and report it, 0 to 10000; default 0 (do not wait)"`
+	PID    int    `json:"pid" jsonschema:"one process"`
+	Signal string `json:"signal,omitempty" default:"TERM"`
+	WaitMS int    `json:"wait_ms,omitempty" jsonschema:"wait for the exit" default:"0"`
 }
 
 type killOut struct {
@@ -37,9 +37,9 @@ func (s *Set) kill() *tool.Def {
 		Name:        "proc_kill",
 		Kind:        tool.Destructive,
 		Title:       "Signal a process",
-		Description: "Send TERM, INT, HUP or KILL to one process through a pidfd, optionally waiting for it to exit; PID 1, this server, its ancestors and kernel threads are refused, and other users' processes unless configured.",
+		Description: "Signal one process via pidfd, optionally awaiting its exit; never PID 1, this server or its ancestors.",
 		Timeout:     15 * time.Second,
-	}, s.handleKill).WithEnum("signal", "TERM", "KILL", "INT", "HUP")
+	}, s.handleKill).WithEnum("signal", "TERM", "KILL", "INT", "HUP").WithRange("wait_ms", 0, maxWaitMS)
 }
 
 func (s *Set) handleKill(ctx context.Context, _ *tool.Call, in killIn) (killOut, error) {

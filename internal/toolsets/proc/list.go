@@ -3,6 +3,7 @@ package proc
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -12,35 +13,22 @@ import (
 )
 
 type listIn struct {
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"processes to return, 1 to 5000; default 100; the rest go to a handle"`
-	User       string `json:"user,omitempty" jsonschema:"only processes of this user name or numeric uid"`
-	Name       string `json:"name,omitempty" jsonschema:"only processes whose name (comm, e.g. nginx) contains this, case-insensitive"`
-	Command    string `json:"command,omitempty" jsonschema:"only processes whose command line contains this, case-insensitive"`
-	PIDs       []int  `json:"pids,omitempty" jsonschema:"only these pids"`
-	Sort       string `json:"sort,omitempty" jsonschema:"cpu (default, highest first), mem (highest first), pid (lowest first) or start (newest first)"`
-}
-
-// procEntry is one process as proc_list shows it.
-type procEntry struct {
-	PID        int     `json:"pid"`
-	PPID       int     `json:"ppid"`
-	User       string  `json:"user"`
-	CPUPercent float64 `json:"cpu_percent" jsonschema:"percent of one CPU over the sampling window; 200 is two CPUs busy"`
-	MemPercent float64 `json:"mem_percent" jsonschema:"resident memory as a percent of the host's memory, two decimals"`
-	RSSBytes   uint64  `json:"rss_bytes"`
-	State      string  `json:"state" jsonschema:"R running, S sleeping, D uninterruptible (usually I/O), Z zombie, T stopped, I idle kernel thread"`
-	Threads    int     `json:"threads"`
-	StartTime  string  `json:"start_time" jsonschema:"RFC 3339, UTC"`
-	Name       string  `json:"name" jsonschema:"the process name (comm), at most 15 bytes"`
-	Command    string  `json:"command" jsonschema:"command line, cut to 512 bytes; [name] for kernel threads"`
-	CommandCut bool    `json:"command_cut,omitempty" jsonschema:"true when the command line was longer than shown"`
+	MaxResults   int    `json:"max_results,omitempty" jsonschema:"all go to a handle" default:"100"`
+	User         string `json:"user,omitempty" jsonschema:"user name or uid"`
+	Name         string `json:"name,omitempty" jsonschema:"substring of the name (comm)"`
+	Command      string `json:"command,omitempty" jsonschema:"substring of the command line"`
+	PIDs         []int  `json:"pids,omitempty" jsonschema:"only these"`
+	Sort         string `json:"sort,omitempty" jsonschema:"start: newest first" default:"cpu"`
+	CommandWidth int    `json:"command_width,omitempty" jsonschema:"characters of each command line shown, 10 to 4096" default:"60"`
+	Full         bool   `json:"full,omitempty" jsonschema:"every field and whole command lines"`
 }
 
 type listOut struct {
 	Processes        []procEntry `json:"processes"`
 	TotalProcesses   int         `json:"total_processes" jsonschema:"processes that matched the filters"`
-	Truncated        bool        `json:"truncated" jsonschema:"true when more processes matched than max_results"`
-	Handle           string      `json:"handle,omitempty" jsonschema:"when truncated: every matching process, one JSON object per line, for handle_read"`
+	Truncated        bool        `json:"truncated,omitempty" jsonschema:"true when more processes matched than max_results"`
+	Handle           string      `json:"handle,omitempty" jsonschema:"when processes were left out or command lines cut: every matching process as a full row, one JSON object per line, for handle_read"`
+	User             string      `json:"user" jsonschema:"the user this server runs as, whom default rows do not name"`
 	Sort             string      `json:"sort"`
 	CPUWindowMS      int64       `json:"cpu_window_ms" jsonschema:"the window cpu_percent is measured over"`
 	HiddenOtherUsers int         `json:"hidden_other_users,omitempty" jsonschema:"processes of other users left out because the operator did not enable list_other_users"`
@@ -57,10 +45,10 @@ func (s *Set) list() *tool.Def {
 		Name:        "proc_list",
 		Kind:        tool.ReadOnly,
 		Title:       "List processes",
-		Description: "Processes with CPU percent (over 200 ms, or since the previous call), memory, state, threads, start time and command line, read from /proc; filter by user, name, command or pids.",
+		Description: "Processes with CPU %, memory, state and command line (cut to a width); filter by user, name, command or pid.",
 		Timeout:     5 * time.Second,
 	}, s.handleList).WithEnum("sort", "cpu", "mem", "pid", "start").WithRange("max_results", 1, maxMaxResults).
-		WithMaxItems("pids", maxPIDFilter, 0)
+		WithRange("command_width", minCommandWidth, maxCommandWidth).WithMaxItems("pids", maxPIDFilter, 0)
 }
 
 func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listOut, error) {
@@ -103,11 +91,26 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 		call.Warn("%d processes could not be read (permissions or hidepid) and are left out", tab.Unreadable)
 	}
 	out.TotalProcesses = len(all)
-	limit := cmp.Or(in.MaxResults, defaultMaxResults)
-	out.Processes = all
-	if len(all) > limit {
-		out.Processes, out.Truncated = all[:limit], true
-		out.Handle = tool.PutLines(ctx, call, "result", map[string]any{"tool": "proc_list"}, all, limit)
+	out.User = s.users.Name(s.uid)
+	shown := all[:min(len(all), cmp.Or(in.MaxResults, defaultMaxResults))]
+	out.Truncated = len(shown) < len(all)
+	out.Processes = shown
+	cut := false
+	if !in.Full {
+		width := cmp.Or(in.CommandWidth, defaultCommandWidth)
+		out.Processes = make([]procEntry, len(shown))
+		for i := range shown {
+			var c bool
+			out.Processes[i], c = briefRow(shown[i], width, out.User)
+			cut = cut || c
+		}
+		if cut {
+			out.Handle = tool.PutWholeLines(ctx, call, "result", map[string]any{"tool": "proc_list"}, all, len(shown),
+				fmt.Sprintf("command lines cut at %d characters", width))
+		}
+	}
+	if out.Truncated && !cut {
+		out.Handle = tool.PutLines(ctx, call, "result", map[string]any{"tool": "proc_list"}, all, len(shown))
 	}
 	if out.Processes == nil {
 		out.Processes = []procEntry{}
@@ -115,19 +118,17 @@ func (s *Set) handleList(ctx context.Context, call *tool.Call, in listIn) (listO
 	return out, nil
 }
 
+// entry is p's full row.
 func (s *Set) entry(p *procs.Process, cpu float64, memTotal uint64, boot int64) procEntry {
 	e := procEntry{
 		PID: p.PID, PPID: p.PPID, User: s.users.Name(p.EUID), CPUPercent: cpu,
-		RSSBytes: p.RSSBytes, State: p.State, Threads: p.Threads, Name: p.Comm,
+		RSSKB: p.RSSBytes / 1024, State: p.State, Threads: p.Threads, Name: p.Comm,
 		StartTime:  startTime(boot, p.StartTicks),
 		Command:    p.Cmdline,
 		CommandCut: p.CmdlineCut,
 	}
 	if memTotal > 0 {
 		e.MemPercent = float64(int64(float64(p.RSSBytes)/float64(memTotal)*10000+0.5)) / 100
-	}
-	if e.Command == "" {
-		e.Command = "[" + p.Comm + "]" // kernel threads and zombies, as ps shows them
 	}
 	return e
 }
@@ -149,7 +150,7 @@ func sortEntries(e []procEntry, starts []uint64, by string) {
 		var c int
 		switch by {
 		case "mem":
-			c = cmp.Compare(y.RSSBytes, x.RSSBytes)
+			c = cmp.Compare(y.RSSKB, x.RSSKB)
 		case "start": // same clock tick: the higher pid is most likely the newer
 			c = cmp.Or(cmp.Compare(starts[b], starts[a]), cmp.Compare(y.PID, x.PID))
 		case "pid":

@@ -35,7 +35,7 @@ func TestListCPULive(t *testing.T) {
 	pids := []int{spin.Process.Pid, idle.Process.Pid}
 	for i, pause := range []time.Duration{0, 300 * time.Millisecond} {
 		time.Sleep(pause)
-		out := decode[listOut](t, run(t, s, d, map[string]any{"pids": pids}))
+		out := decode[listOut](t, run(t, s, d, map[string]any{"pids": pids, "full": true}))
 		if out.TotalProcesses != 2 || out.Truncated || out.Sort != "cpu" || out.CPUWindowMS < minWindow.Milliseconds() {
 			t.Fatalf("call %d: %+v", i, out)
 		}
@@ -45,7 +45,7 @@ func TestListCPULive(t *testing.T) {
 		if hot.PID != spin.Process.Pid || hot.CPUPercent < 10 || cold.CPUPercent > 5 {
 			t.Errorf("call %d: spin %.1f%%, idle %.1f%% over %d ms", i, hot.CPUPercent, cold.CPUPercent, out.CPUWindowMS)
 		}
-		if hot.User == "" || hot.RSSBytes == 0 || hot.MemPercent <= 0 || hot.Threads < 1 || hot.PPID != os.Getpid() {
+		if hot.User == "" || hot.RSSKB == 0 || hot.MemPercent <= 0 || hot.Threads < 1 || hot.PPID != os.Getpid() {
 			t.Errorf("call %d: fields %+v", i, hot)
 		}
 		st, err := time.Parse(time.RFC3339, hot.StartTime)

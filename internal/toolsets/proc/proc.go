@@ -43,7 +43,7 @@ func New(d *Deps) *Set {
 	if s.deps.Self == 0 {
 		s.deps.Self = os.Getpid()
 	}
-	s.reader, s.openErr = procs.New(d.ProcRoot, procs.DefaultMaxCmdline)
+	s.reader, s.openErr = procs.New(d.ProcRoot, wholeCommand)
 	return s
 }
 

@@ -12,9 +12,9 @@ import (
 )
 
 type treeIn struct {
-	PID      int `json:"pid,omitempty" jsonschema:"root of the tree; default 1 (the whole system)"`
-	Depth    int `json:"depth,omitempty" jsonschema:"levels of children below the root, 1 to 32; default 4"`
-	MaxNodes int `json:"max_nodes,omitempty" jsonschema:"nodes returned, 1 to 2000; default 200"`
+	PID      int `json:"pid,omitempty" jsonschema:"root of the tree" default:"1"`
+	Depth    int `json:"depth,omitempty" default:"4"`
+	MaxNodes int `json:"max_nodes,omitempty" default:"200"`
 }
 
 // treeNode is one process of the tree; nodes come in depth-first order, so
@@ -54,7 +54,7 @@ func (s *Set) tree() *tool.Def {
 		Name:        "proc_tree",
 		Kind:        tool.ReadOnly,
 		Title:       "Process tree",
-		Description: "The tree of processes under a pid (default 1), depth-limited, with the pid's ancestors; nodes come depth-first with their depth.",
+		Description: "The process tree under a pid, with its ancestors.",
 		Timeout:     5 * time.Second,
 	}, s.handleTree).WithRange("depth", 1, 32).WithRange("max_nodes", 1, 2000)
 }

@@ -14,8 +14,8 @@ import (
 )
 
 type listIn struct {
-	RunID      string `json:"run_id,omitempty" jsonschema:"only the artifacts of this run (one tool call)"`
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"artifacts to list, newest first, 1 to 500; default 50"`
+	RunID      string `json:"run_id,omitempty" jsonschema:"only this run's"`
+	MaxResults int    `json:"max_results,omitempty" default:"50"`
 }
 
 type listOut struct {
@@ -27,7 +27,7 @@ func (s *Set) listArtifacts() *tool.Def {
 		Name:        "perf_list_artifacts",
 		Kind:        tool.ReadOnly,
 		Title:       "List profiling artifacts",
-		Description: "List the kept artifacts (collapsed stacks, pprof profiles, flame graph SVGs), newest first, with their ids, types, sizes and expiry.",
+		Description: "List profiling artifacts (collapsed stacks, pprof, flame graphs), newest first.",
 		Timeout:     10 * time.Second,
 	}, s.handleList).WithRange("max_results", 1, 500)
 }
@@ -48,9 +48,9 @@ func (s *Set) handleList(ctx context.Context, _ *tool.Call, in listIn) (listOut,
 }
 
 type getIn struct {
-	ID     string `json:"id" jsonschema:"artifact id from a profile's answer or perf_list_artifacts"`
-	Offset int64  `json:"offset,omitempty" jsonschema:"first byte to return; default 0"`
-	Limit  int64  `json:"limit,omitempty" jsonschema:"at most this many bytes, 1 to 1048576; default 65536; a page is shortened to fit the output cap (64 KiB unless configured) and next_offset says where to continue"`
+	ID     string `json:"id" jsonschema:"from a profile or perf_list_artifacts"`
+	Offset int64  `json:"offset,omitempty" jsonschema:"first byte"`
+	Limit  int64  `json:"limit,omitempty" jsonschema:"cut to fit the cap" default:"65536"`
 }
 
 type getOut struct {
@@ -67,7 +67,7 @@ func (s *Set) getArtifact() *tool.Def {
 		Name:        "perf_get_artifact",
 		Kind:        tool.ReadOnly,
 		Title:       "Read a profiling artifact",
-		Description: "Read a byte range of an artifact: text as text, binary (pprof) as base64; the same bytes are the resource hostmcp://artifact/{id}.",
+		Description: "Read a byte range of an artifact (pprof as base64), also hostmcp://artifact/{id}.",
 		Timeout:     10 * time.Second,
 	}, s.handleGet).WithRange("offset", 0, 1<<40).WithRange("limit", 1, 1<<20)
 }

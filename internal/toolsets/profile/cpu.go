@@ -16,11 +16,11 @@ import (
 )
 
 type cpuIn struct {
-	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"how long to sample, 1 to 60 seconds; default 10"`
-	SampleRateHz    int    `json:"sample_rate_hz,omitempty" jsonschema:"samples per second per CPU, 1 to 999; default 99"`
-	PID             int    `json:"pid,omitempty" jsonschema:"profile only this process; default the whole system"`
-	IncludeKernel   *bool  `json:"include_kernel,omitempty" jsonschema:"keep kernel frames in the stacks; default true"`
-	OutputFormat    string `json:"output_format,omitempty" jsonschema:"summary (default) or collapsed, which also returns the folded stacks inline"`
+	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
+	SampleRateHz    int    `json:"sample_rate_hz,omitempty" jsonschema:"per CPU" default:"99"`
+	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
+	IncludeKernel   *bool  `json:"include_kernel,omitempty" jsonschema:"keep kernel frames" default:"true"`
+	OutputFormat    string `json:"output_format,omitempty" jsonschema:"collapsed adds the folded stacks" default:"summary"`
 }
 
 // artifactRef names an artifact in an answer.
@@ -48,7 +48,7 @@ func (s *Set) cpuProfile() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "CPU profile",
-		Description: "Sample on-CPU stacks with perf record -g, system-wide or for one pid: top functions by self and total, hottest stacks, share per process, and artifacts (collapsed stacks, pprof, flame graph SVG).",
+		Description: "Sample on-CPU stacks (perf record -g), system-wide or one pid: top functions, hot stacks, flame graph and pprof.",
 		Timeout:     2 * time.Minute,
 	}, s.handleCPU).WithRange("duration_seconds", 1, 60).WithRange("sample_rate_hz", 1, 999).WithRange("pid", 1, 1<<22).
 		WithEnum("output_format", "summary", "collapsed")

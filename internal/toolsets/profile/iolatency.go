@@ -16,9 +16,9 @@ import (
 )
 
 type ioLatencyIn struct {
-	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"measuring interval, 1 to 60 seconds; default 5"`
-	Mode            string `json:"mode,omitempty" jsonschema:"snapshot (default: averages from /proc/diskstats) or trace (a latency histogram per device from the block request tracepoints)"`
-	Device          string `json:"device,omitempty" jsonschema:"only this device, e.g. vda or nvme0n1"`
+	DurationSeconds int    `json:"duration_seconds,omitempty" default:"5"`
+	Mode            string `json:"mode,omitempty" default:"snapshot"`
+	Device          string `json:"device,omitempty" jsonschema:"only this device, e.g. vda"`
 }
 
 // deviceLatency is one device's latency over the interval.
@@ -41,7 +41,7 @@ func (s *Set) ioLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Block I/O latency",
-		Description: "Block device latency over an interval: averages per device from /proc/diskstats (snapshot), or a latency histogram with p50/p90/p99 per device traced from the block request tracepoints (trace).",
+		Description: "Block I/O latency per device without eBPF: /proc/diskstats averages or percentiles traced by perf.",
 		Timeout:     2 * time.Minute,
 	}, s.handleIOLatency).WithRange("duration_seconds", 1, 60).WithEnum("mode", "snapshot", "trace")
 }

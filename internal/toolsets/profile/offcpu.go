@@ -3,31 +3,36 @@ package profile
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-// waitTask is one task's time off CPU, by the reason it left the CPU.
-type waitTask struct {
-	Task      string             `json:"task"`
-	TID       int                `json:"tid"`
-	PID       int                `json:"pid"`
-	OffCPUMS  float64            `json:"off_cpu_ms" jsonschema:"time between leaving the CPU and running again"`
-	RunMS     float64            `json:"run_ms"`
-	ByReason  map[string]float64 `json:"off_cpu_ms_by_reason" jsonschema:"sleeping (S: locks, timers, network, pipes), uninterruptible (D: disk I/O), preempted (runnable, waiting for a CPU), idle (a kernel thread with no work), stopped, other"`
-	TopReason string             `json:"top_reason"`
-}
+// How perf_offcpu_profile measured.
+const (
+	mechanismEBPF = "ebpf"
+	mechanismPerf = "perf sched"
+)
 
 type offCPUOut struct {
+	Mechanism         string             `json:"mechanism" jsonschema:"ebpf: what each thread waited on, with stacks and wakers; perf sched (where eBPF cannot run): only the state each left the CPU in"`
 	DurationSeconds   float64            `json:"duration_seconds"`
-	Tasks             []waitTask         `json:"tasks" jsonschema:"by off-CPU time, most first"`
-	ByReason          map[string]float64 `json:"off_cpu_ms_by_reason"`
-	OwnThreadsLeftOut int                `json:"own_threads_left_out" jsonschema:"threads of hostmcp and of the perf recording (which sleep through the window by design), left out"`
+	Tasks             []waitTask         `json:"tasks" jsonschema:"threads by off-CPU time, most first"`
+	TasksTotal        int                `json:"tasks_total" jsonschema:"threads off the CPU in the window, listed or not"`
+	TopReasons        []reasonTotal      `json:"top_reasons,omitempty" jsonschema:"wait reasons summed over every thread, listed or not, most time first, at most 10"`
+	ByState           map[string]float64 `json:"off_cpu_ms_by_state"`
+	AsleepWholeWindow int                `json:"threads_asleep_whole_window,omitempty" jsonschema:"system-wide: threads asleep (S or I) through the whole window, not listed (threads stuck in D through it are)"`
+	OwnThreadsLeftOut int                `json:"own_threads_left_out" jsonschema:"threads of hostmcp and of its measurement (which sleep through the window by design), left out"`
 	Findings          []string           `json:"findings"`
 }
 
@@ -37,82 +42,226 @@ func (s *Set) offCPU() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Off-CPU time",
-		Description: "Record scheduler switches with perf sched and report blocked time by process and thread with the reasons it left the CPU (sleeping, uninterruptible I/O, preempted): what slow-but-idle work waits on.",
+		Description: "Where threads block and why: per thread, the kernel function each wait was in (pipe, futex, disk I/O...), episodes, total and max wait, stack and waker (eBPF; perf sched states without).",
 		Timeout:     2 * time.Minute,
 	}, s.handleOffCPU).WithRange("duration_seconds", 1, 30).WithRange("pid", 1, 1<<22).WithRange("top_n", 1, 100)
 }
 
 func (s *Set) handleOffCPU(ctx context.Context, call *tool.Call, in schedIn) (offCPUOut, error) {
+	if in.DurationSeconds > 30 {
+		return offCPUOut{}, tool.Errorf(tool.InvalidDuration, "duration_seconds %d: at most 30", in.DurationSeconds)
+	}
+	if in.PID != 0 {
+		tgid, err := processOf(in.PID)
+		if err != nil {
+			return offCPUOut{}, err
+		}
+		if tgid != in.PID {
+			call.Warn("%d is a thread of process %d: following the whole process", in.PID, tgid)
+			in.PID = tgid
+		}
+	}
 	release, err := s.acquire()
 	if err != nil {
 		return offCPUOut{}, err
 	}
 	defer release()
-	rec, err := s.recordSched(ctx, call, in, 30)
+	var out offCPUOut
+	if why := ebpf.Preflight(); why == nil {
+		out, err = s.offCPUeBPF(ctx, call, in)
+	} else if s.needPerf() == nil {
+		call.Warn("eBPF cannot run here (%v): without it, this answer has only the state each thread left the CPU in, from perf sched, not what it waited on", why)
+		out, err = s.offCPUPerf(ctx, call, in)
+	} else {
+		return offCPUOut{}, tool.Errorf(tool.CapabilityMissing, "off-CPU profiling needs eBPF, which cannot run here (%v), or perf, which is not installed", why).
+			WithSuggestion("perf_thread_profile {pid, include_offcpu: true} splits a process's time into running, waiting for a CPU and off CPU from /proc.")
+	}
 	if err != nil {
 		return offCPUOut{}, err
 	}
-	defer rec.cleanup()
-	raw, err := s.perfOutput(ctx, rec.dir, "sched", "timehist", "-i", "perf.data", "--state")
+	return finishOffCPU(out, in), nil
+}
+
+// finishOffCPU ranks the threads, keeps the top_n and adds the findings.
+func finishOffCPU(out offCPUOut, in schedIn) offCPUOut {
+	slices.SortFunc(out.Tasks, func(a, b waitTask) int { return cmp.Or(cmp.Compare(b.OffCPUMS, a.OffCPUMS), cmp.Compare(a.TID, b.TID)) })
+	out.TasksTotal = len(out.Tasks)
+	out.Tasks = out.Tasks[:min(len(out.Tasks), cmp.Or(in.TopN, 20))]
+	out.Findings = offCPUFindings(out, in.PID)
+	return out
+}
+
+// processOf is the process thread or process id belongs to.
+func processOf(id int) (int, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(id) + "/status")
 	if err != nil {
-		return offCPUOut{}, err
+		return 0, tool.Errorf(tool.PIDNotFound, "no process with pid %d", id)
 	}
-	rows := profile.ParseTimehist(raw)
-	tasks := map[int]*waitTask{}
-	last := map[int]string{} // how each thread last left the CPU
-	total := map[string]float64{}
-	m := newMeasurer(rec.perfPID)
-	for _, r := range rows {
-		m.saw(r.Task, r.TID)
-	}
-	for _, r := range rows {
-		if in.PID != 0 && r.PID != in.PID || in.PID == 0 && m.owns(r.PID, r.TID) {
-			continue
-		}
-		t := tasks[r.TID]
-		if t == nil {
-			t = &waitTask{Task: r.Task, TID: r.TID, PID: r.PID, ByReason: map[string]float64{}}
-			tasks[r.TID] = t
-		}
-		t.RunMS += r.RunMS
-		if r.WaitMS > 0 {
-			why := profile.OffCPUReason(last[r.TID])
-			t.ByReason[why] += r.WaitMS
-			t.OffCPUMS += r.WaitMS
-			total[why] += r.WaitMS
-		}
-		last[r.TID] = r.State
-	}
-	for why, ms := range total {
-		total[why] = num.Round3(ms)
-	}
-	out := offCPUOut{DurationSeconds: rec.dur.Seconds(), ByReason: total, OwnThreadsLeftOut: len(m.left), Findings: []string{}}
-	for _, t := range tasks {
-		if t.OffCPUMS == 0 {
-			continue
-		}
-		t.OffCPUMS, t.RunMS = num.Round3(t.OffCPUMS), num.Round3(t.RunMS)
-		for why, ms := range t.ByReason {
-			t.ByReason[why] = num.Round3(ms)
-		}
-		best := 0.0
-		for why, ms := range t.ByReason {
-			if ms > best || ms == best && why < t.TopReason {
-				best, t.TopReason = ms, why
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Tgid:"); ok {
+			if tgid, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+				return tgid, nil
 			}
 		}
-		out.Tasks = append(out.Tasks, *t)
 	}
-	slices.SortFunc(out.Tasks, func(a, b waitTask) int { return cmp.Or(cmp.Compare(b.OffCPUMS, a.OffCPUMS), cmp.Compare(a.TID, b.TID)) })
-	out.Tasks = out.Tasks[:min(len(out.Tasks), cmp.Or(in.TopN, 20))]
-	if out.Tasks == nil {
-		out.Tasks = []waitTask{}
+	return id, nil
+}
+
+// offCPUeBPF follows the window with eBPF, then names the stacks and asks
+// /proc where the threads still waiting at its end wait.
+func (s *Set) offCPUeBPF(ctx context.Context, call *tool.Call, in schedIn) (offCPUOut, error) {
+	d := time.Duration(cmp.Or(in.DurationSeconds, 5)) * time.Second
+	res, err := ebpf.OffCPU(ctx, d, ebpf.OffCPUOptions{TGID: uint32(in.PID)}, func(el time.Duration) {
+		call.Progress(ctx, float64(min(el, d).Milliseconds()), float64(d.Milliseconds()), "following threads off and onto the CPUs")
+	})
+	if ctx.Err() != nil {
+		return offCPUOut{}, ctx.Err()
 	}
-	if ms := total["uninterruptible"]; ms > 100 {
-		out.Findings = append(out.Findings, "tasks spent "+strconv.FormatFloat(ms, 'f', 0, 64)+" ms in uninterruptible sleep: disk or NFS I/O (see perf_io_latency)")
+	if err != nil {
+		return offCPUOut{}, tool.Wrap(tool.ExecutionFailed, err, "%v", err)
 	}
-	if ms := total["preempted"]; ms > 100 {
-		out.Findings = append(out.Findings, "tasks waited "+strconv.FormatFloat(ms, 'f', 0, 64)+" ms runnable for a CPU: CPU contention (see perf_sched_latency)")
+	host := s.deps.Host
+	win := offCPUWindow{res: res, self: os.Getpid(), frames: s.kernelFrames(call), now: map[uint32]hostinfo.ThreadWait{}}
+	for _, w := range res.Waiting {
+		if w.State != 0 {
+			win.now[w.TID], _ = host.ReadThreadWait(int(w.TGID), int(w.TID))
+		}
 	}
-	return out, nil
+	asleep, notListed := asleepThreads(host, in.PID, res)
+	win.asleep = asleep
+	t := buildOffCPU(win)
+	if n := res.Lost.Waits; n > 0 {
+		call.Warn("%d episodes were not counted: more than %d distinct thread, stack and waker rows; follow one pid", n, ebpf.OffCPUMaxWaits)
+	}
+	if n := res.Lost.Stacks; n > 0 {
+		call.Warn("%d episodes were counted without their kernel stack (reason [unknown])", n)
+	}
+	if n := res.Lost.Unmatched; n > 0 {
+		call.Warn("%d switches onto a CPU came with no switch off reported since the thread's last one (the kernel's sched_switch left it out): those waits are not counted", n)
+	}
+	if n := res.Lost.Threads; n > 0 {
+		call.Warn("%d switches were not followed: more than %d threads; follow one pid", n, ebpf.OffCPUMaxThreads)
+	}
+	return offCPUOut{Mechanism: mechanismEBPF, DurationSeconds: res.Window.Round(time.Millisecond).Seconds(), Tasks: t.tasks,
+		TopReasons: t.reasons, ByState: t.byState, AsleepWholeWindow: notListed, OwnThreadsLeftOut: t.ownLeft}, nil
+}
+
+// kernelFrames names kernel stacks from /proc/kallsyms; where it cannot be
+// read, stacks go unnamed (reasons [unknown]) and a warning says why.
+func (s *Set) kernelFrames(call *tool.Call) func([]uint64) []string {
+	b, err := s.deps.Host.ReadKallsyms()
+	var syms *profile.Kallsyms
+	if err == nil {
+		syms, err = profile.ParseKallsyms(b)
+	}
+	if err != nil {
+		if errors.Is(err, profile.ErrKernelAddressesHidden) {
+			err = fmt.Errorf("%w: run hostmcp as root", err)
+		}
+		call.Warn("kernel stacks cannot be named (%v): wait reasons are [unknown] except for threads still waiting at the end", err)
+		return func([]uint64) []string { return nil }
+	}
+	return syms.WaitFrames
+}
+
+// asleepThreads finds the threads off the CPU through the whole window,
+// which switched neither out nor in: all of pid's, or, system-wide, those
+// in uninterruptible sleep (stuck on I/O), the others only counted.
+func asleepThreads(host *hostinfo.Host, pid int, res ebpf.OffCPUResult) (listed []asleepThread, counted int) {
+	seen := map[uint32]bool{}
+	for tid := range res.Threads {
+		seen[tid] = true
+	}
+	for _, w := range res.Waiting {
+		seen[w.TID] = true
+	}
+	var procs []hostinfo.ProcessThreads
+	if pid != 0 {
+		if ts, err := host.ReadThreads(pid, false); err == nil {
+			procs = []hostinfo.ProcessThreads{{PID: pid, Threads: ts}}
+		}
+	} else {
+		procs, _ = host.ReadAllThreads()
+	}
+	for _, p := range procs {
+		for _, t := range p.Threads {
+			if seen[uint32(t.TID)] || t.State == "R" || t.State == "Z" || t.State == "X" {
+				continue
+			}
+			if pid == 0 && t.State != "D" {
+				counted++
+				continue
+			}
+			w, err := host.ReadThreadWait(p.PID, t.TID)
+			if err != nil {
+				continue
+			}
+			listed = append(listed, asleepThread{pid: p.PID, tid: t.TID, wait: w})
+		}
+	}
+	return listed, counted
+}
+
+// offCPUFindings says what the tables show: I/O and CPU contention from the
+// states and, for one process, what its threads waited on longest.
+func offCPUFindings(out offCPUOut, pid int) []string {
+	f := []string{}
+	if ms := out.ByState["uninterruptible"]; ms > 100 {
+		s := fmt.Sprintf("tasks spent %.0f ms in uninterruptible sleep: disk or NFS I/O (see perf_io_latency)", ms)
+		for _, r := range out.TopReasons {
+			if r.State == "uninterruptible" {
+				s += fmt.Sprintf("; most in %s (%.0f ms, %d threads)", r.Reason, r.TotalMS, r.Threads)
+				break
+			}
+		}
+		f = append(f, s)
+	}
+	if ms := out.ByState["preempted"]; ms > 100 {
+		f = append(f, fmt.Sprintf("tasks waited %.0f ms runnable for a CPU: CPU contention (see perf_sched_latency)", ms))
+	}
+	if pid == 0 {
+		return f
+	}
+	// One process: what its threads waited on, by reason, and who woke them.
+	shown := 0
+	for _, r := range out.TopReasons {
+		if r.State == "preempted" {
+			continue
+		}
+		if shown++; shown > 4 {
+			break
+		}
+		f = append(f, describeReason(r, out))
+	}
+	return f
+}
+
+// describeReason says how a process's threads waited in one place, and
+// who woke them most (over the threads listed).
+func describeReason(r reasonTotal, out offCPUOut) string {
+	s := fmt.Sprintf("%d threads waited in %s", r.Threads, r.Reason)
+	if r.Kind != "" {
+		s += " (" + r.Kind + ")"
+	}
+	s += fmt.Sprintf(": %d episodes, %.0f ms in all over the %.1f s window, longest %.0f ms", r.Episodes, r.TotalMS, out.DurationSeconds, r.MaxMS)
+	wakers := map[string]int{}
+	for _, t := range out.Tasks {
+		for _, w := range t.Waits {
+			if w.Reason != r.Reason || w.State != r.State {
+				continue
+			}
+			for _, wk := range w.Wakers {
+				name := wk.Comm
+				if wk.PID != 0 {
+					name = fmt.Sprintf("%s (pid %d)", wk.Comm, wk.PID)
+				}
+				wakers[name] += wk.Episodes
+			}
+		}
+	}
+	if len(wakers) > 0 {
+		names := slices.SortedFunc(maps.Keys(wakers), func(a, b string) int { return cmp.Or(cmp.Compare(wakers[b], wakers[a]), cmp.Compare(a, b)) })
+		s += fmt.Sprintf("; woken most by %s (%d episodes)", names[0], wakers[names[0]])
+	}
+	return s
 }

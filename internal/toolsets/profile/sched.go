@@ -14,9 +14,9 @@ import (
 )
 
 type schedIn struct {
-	DurationSeconds int `json:"duration_seconds,omitempty" jsonschema:"how long to record scheduler events, 1 to 30 seconds; default 5"`
-	PID             int `json:"pid,omitempty" jsonschema:"report only this process's threads; default every task"`
-	TopN            int `json:"top_n,omitempty" jsonschema:"tasks listed, 1 to 100; default 20"`
+	DurationSeconds int `json:"duration_seconds,omitempty" default:"5"`
+	PID             int `json:"pid,omitempty" jsonschema:"only this pid"`
+	TopN            int `json:"top_n,omitempty" default:"20"`
 }
 
 // schedRecording is a finished `perf sched record`: the work directory
@@ -101,7 +101,7 @@ func (s *Set) schedLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Scheduler latency",
-		Description: "Record scheduler events with perf sched and report, per task, run time, context switches and the average and maximum delay between wakeup and running.",
+		Description: "Per task, from perf sched: run time, switches, mean and max wakeup-to-run delay; perf_runq_latency gives a histogram.",
 		Timeout:     2 * time.Minute,
 	}, s.handleSchedLatency).WithRange("duration_seconds", 1, 30).WithRange("pid", 1, 1<<22).WithRange("top_n", 1, 100)
 }

@@ -40,7 +40,7 @@ func (s *Set) sessions() *tool.Def {
 		Name:        "proc_sessions",
 		Kind:        tool.ReadOnly,
 		Title:       "List interactive sessions",
-		Description: "List interactive sessions (running, and finished ones kept for a while) with their state and unread output, plus the programs proc_start accepts.",
+		Description: "List sessions with state and unread output, and the programs proc_start accepts.",
 		Timeout:     5 * time.Second,
 	}, s.handleSessions)
 }

@@ -9,13 +9,13 @@ import (
 
 // readIn is the input of proc_read.
 type readIn struct {
-	ProcID       string `json:"proc_id" jsonschema:"session id from proc_start"`
-	TimeoutMs    *int   `json:"timeout_ms,omitempty" jsonschema:"longest wait for new output, in ms, 0 to 30000; 0 returns what is buffered at once; default 1000"`
-	Offset       *int64 `json:"offset,omitempty" jsonschema:"stream offset to read from (next_offset of an earlier answer, or proc_send's offset); default where the last read ended"`
-	Tail         int    `json:"tail,omitempty" jsonschema:"return only the last this many bytes buffered, ignoring offset; 1 to 32768"`
-	UntilQuietMs *int   `json:"until_quiet_ms,omitempty" jsonschema:"once output arrives, keep waiting until a prompt appears or none has come for this long, in ms, 0 to 10000; default 200"`
-	MaxBytes     int    `json:"max_bytes,omitempty" jsonschema:"most bytes of output returned, 256 to 32768; default 16384; more shows as more=true"`
-	StripANSI    *bool  `json:"strip_ansi,omitempty" jsonschema:"remove terminal escape sequences and turn CRLF into LF; default true"`
+	ProcID       string `json:"proc_id" jsonschema:"from proc_start"`
+	TimeoutMs    *int   `json:"timeout_ms,omitempty" jsonschema:"longest wait for output" default:"1000"`
+	Offset       *int64 `json:"offset,omitempty" jsonschema:"an earlier next_offset; default: after the last read"`
+	Tail         int    `json:"tail,omitempty" jsonschema:"only the last this many bytes"`
+	UntilQuietMs *int   `json:"until_quiet_ms,omitempty" jsonschema:"after output, wait for a prompt or this much quiet" default:"200"`
+	MaxBytes     int    `json:"max_bytes,omitempty" default:"16384"`
+	StripANSI    *bool  `json:"strip_ansi,omitempty" jsonschema:"drop terminal escapes" default:"true"`
 }
 
 // readOut is the answer of proc_read.
@@ -36,7 +36,7 @@ func (s *Set) read() *tool.Def {
 		Name:        "proc_read",
 		Kind:        tool.ReadOnly,
 		Title:       "Read a session's output",
-		Description: "Read a session's output from where the last read ended (or an offset), waiting for new output until a prompt or quiet; also reports its state and exit code.",
+		Description: "Read a session's new output, waiting for a prompt or quiet, with its state and exit code.",
 		Timeout:     40 * time.Second,
 	}, s.handleRead).
 		WithRange("timeout_ms", 0, 30000).

@@ -11,10 +11,10 @@ import (
 
 // sendIn is the input of proc_send.
 type sendIn struct {
-	ProcID  string   `json:"proc_id" jsonschema:"session id from proc_start"`
-	Input   string   `json:"input,omitempty" jsonschema:"text to type, sent as is (newlines included), up to 65536 bytes"`
-	Newline *bool    `json:"newline,omitempty" jsonschema:"press Enter after input; default true; ignored when input is empty"`
-	Keys    []string `json:"keys,omitempty" jsonschema:"keys pressed after the input, in order: ctrl-c, ctrl-d, ctrl-z, ctrl-a to ctrl-z, enter, tab, esc, backspace, delete, up, down, left, right, home, end, pageup, pagedown"`
+	ProcID  string   `json:"proc_id" jsonschema:"from proc_start"`
+	Input   string   `json:"input,omitempty" jsonschema:"text, typed as is"`
+	Newline *bool    `json:"newline,omitempty" jsonschema:"press Enter after input" default:"true"`
+	Keys    []string `json:"keys,omitempty" jsonschema:"after input: ctrl-a..ctrl-z, enter, tab, esc, backspace, delete, up, down, left, right, home, end, pageup, pagedown"`
 }
 
 // sendOut is the answer of proc_send.
@@ -36,7 +36,7 @@ func (s *Set) send() *tool.Def {
 		Name:        "proc_send",
 		Kind:        tool.Destructive, // runs code of the agent's choosing, which may change or delete anything the session can reach
 		Title:       "Send input to a session",
-		Description: "Type text (Enter appended by default) and control keys such as ctrl-c or up into a session; read the reaction with proc_read.",
+		Description: "Type text (then Enter) and keys such as ctrl-c into a session; read the result with proc_read.",
 		Timeout:     15 * time.Second,
 	}, s.handleSend).WithMaxLength("input", maxInput)
 }

@@ -13,11 +13,11 @@ import (
 
 // startIn is the input of proc_start.
 type startIn struct {
-	Command []string          `json:"command" jsonschema:"program and arguments, argv style and never through a shell, like [\"python3\"] or [\"sqlite3\", \"data.db\"]; the program and each argument must be allowed (proc_sessions lists them; code goes in with proc_send, never as -c)"`
-	Cwd     string            `json:"cwd,omitempty" jsonschema:"working directory inside the allowed roots; relative to the first root; default the first root"`
-	Env     map[string]string `json:"env,omitempty" jsonschema:"extra environment variables on top of a scrubbed base (TERM, LANG, a private HOME and TMPDIR); variables that load code at start-up (PATH, HOME, LD_*, PYTHON*, NODE_*, RUBY*, BASH_ENV...) are refused"`
-	PTY     *bool             `json:"pty,omitempty" jsonschema:"run under a pseudo-terminal, as a REPL expects; false uses plain pipes with stderr merged into stdout; default true"`
-	WaitMs  *int              `json:"wait_ms,omitempty" jsonschema:"longest wait for the first output, in ms, 0 to 30000; it ends early at a prompt or after 300 ms of quiet; default 5000"`
+	Command []string          `json:"command" jsonschema:"argv (no shell), e.g. [\"python3\"]; proc_sessions lists what is allowed"`
+	Cwd     string            `json:"cwd,omitempty" jsonschema:"working directory in the roots"`
+	Env     map[string]string `json:"env,omitempty" jsonschema:"extra variables; code loaders (LD_*, PYTHON*...) are refused"`
+	PTY     *bool             `json:"pty,omitempty" jsonschema:"false: pipes, stderr merged" default:"true"`
+	WaitMs  *int              `json:"wait_ms,omitempty" jsonschema:"wait for first output, ending at a prompt" default:"5000"`
 }
 
 // startOut is the answer of proc_start.
@@ -44,7 +44,7 @@ func (s *Set) start() *tool.Def {
 		Name:        "proc_start",
 		Kind:        tool.Destructive, // runs code of the agent's choosing, which may change or delete anything the session can reach
 		Title:       "Start an interactive session",
-		Description: "Start an allowlisted interactive program (python3, node, ...) under a pseudo-terminal and return its proc_id and first output; continue with proc_send and proc_read.",
+		Description: "Start an allowlisted interactive program (python3, node...) on a pty; returns proc_id and first output.",
 		Timeout:     40 * time.Second,
 	}, s.handleStart).WithRange("wait_ms", 0, 30000).WithMaxItems("command", maxArgs, maxArgBytes)
 }

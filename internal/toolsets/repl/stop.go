@@ -10,9 +10,9 @@ import (
 
 // stopIn is the input of proc_stop.
 type stopIn struct {
-	ProcID  string `json:"proc_id" jsonschema:"session id from proc_start"`
-	Signal  string `json:"signal,omitempty" jsonschema:"signal sent first to the session's process group; default TERM"`
-	GraceMs *int   `json:"grace_ms,omitempty" jsonschema:"ms to wait for the program to exit before SIGKILL, 0 to 10000; default 2000"`
+	ProcID  string `json:"proc_id" jsonschema:"from proc_start"`
+	Signal  string `json:"signal,omitempty" default:"TERM"`
+	GraceMs *int   `json:"grace_ms,omitempty" jsonschema:"before SIGKILL" default:"2000"`
 }
 
 // stopOut is the answer of proc_stop.
@@ -41,7 +41,7 @@ func (s *Set) stopTool() *tool.Def {
 		Kind:        tool.Mutating,
 		Idempotent:  true,
 		Title:       "Stop a session",
-		Description: "Stop a session's whole process group with a signal, escalating to SIGKILL after a grace period; its exit code and last output stay readable until it expires.",
+		Description: "Stop a session's process group: a signal, then SIGKILL after grace_ms.",
 		Timeout:     20 * time.Second,
 	}, s.handleStop).
 		WithEnum("signal", "TERM", "INT", "HUP", "KILL").

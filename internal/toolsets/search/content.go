@@ -19,17 +19,17 @@ import (
 const hitCap = 10_000
 
 type contentIn struct {
-	Root           string `json:"root,omitempty" jsonschema:"directory to search; absolute, or relative to the first root; default the first root"`
-	Pattern        string `json:"pattern" jsonschema:"regular expression (Go RE2 syntax, one line at a time) or, with literal, plain text"`
-	Literal        bool   `json:"literal,omitempty" jsonschema:"treat pattern as plain text; default false"`
-	IgnoreCase     *bool  `json:"ignore_case,omitempty" jsonschema:"case-insensitive match; default smart case: insensitive unless the pattern has an upper-case letter (as rg --smart-case)"`
-	ContextLines   *int   `json:"context_lines,omitempty" jsonschema:"lines of context before and after each hit, 0 to 10; default 3"`
-	FileGlob       string `json:"file_glob,omitempty" jsonschema:"only files matching this gitignore-style glob, e.g. *.go or src/**/*.rs; a leading ! excludes instead"`
-	MaxResults     int    `json:"max_results,omitempty" jsonschema:"hits to return, 1 to 1000; default 100; up to 10000 more go to a handle"`
-	IncludeHidden  bool   `json:"include_hidden,omitempty" jsonschema:"also search names starting with a dot; default false"`
-	IncludeIgnored bool   `json:"include_ignored,omitempty" jsonschema:"also search files excluded by .gitignore; default false"`
-	CrossMounts    bool   `json:"cross_mounts,omitempty" jsonschema:"also search file systems mounted below root (and bind mounts); default false: they are left out and a warning names them"`
-	Engine         string `json:"engine,omitempty" jsonschema:"auto (default: ripgrep when installed), rg or native"`
+	Path           string `json:"path,omitempty" jsonschema:"directory, absolute or relative to the first root (the default)"`
+	Pattern        string `json:"pattern" jsonschema:"RE2 regex, per line; plain text with literal"`
+	Literal        bool   `json:"literal,omitempty"`
+	IgnoreCase     *bool  `json:"ignore_case,omitempty" jsonschema:"default: ignored unless pattern has upper case"`
+	ContextLines   *int   `json:"context_lines,omitempty" jsonschema:"lines around each hit" default:"3"`
+	FileGlob       string `json:"file_glob,omitempty" jsonschema:"only paths matching this gitignore glob; !glob excludes"`
+	MaxResults     int    `json:"max_results,omitempty" jsonschema:"up to 10000 go to a handle" default:"100"`
+	IncludeHidden  bool   `json:"include_hidden,omitempty"`
+	IncludeIgnored bool   `json:"include_ignored,omitempty"`
+	CrossMounts    bool   `json:"cross_mounts,omitempty" jsonschema:"enter mounted file systems"`
+	Engine         string `json:"engine,omitempty" jsonschema:"auto: rg if installed" default:"auto"`
 }
 
 type contentOut struct {
@@ -48,9 +48,10 @@ func (s *Set) content() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Search file contents",
-		Description: "Search text files under a directory for a regex or literal, honouring .gitignore and skipping hidden and binary files; returns hits with context lines.",
+		Description: "Search text files under a directory for a regex or literal, honouring .gitignore; hits with context lines.",
 	}, s.handleContent).WithRange("context_lines", 0, 10).WithRange("max_results", 0, 1000).WithEnum("engine", "auto", "rg", "native").
-		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern)
+		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern).
+		WithAlias("root", "path").WithOpposite("case_sensitive", "ignore_case")
 }
 
 // searchReq is a validated search_content call. Close it when done.
@@ -147,7 +148,7 @@ func (s *Set) prepare(roots *fsroot.Set, in contentIn) (*searchReq, error) {
 	if _, err := compileGlob(in.FileGlob); err != nil {
 		return nil, err
 	}
-	root := in.Root
+	root := in.Path
 	if root == "" {
 		root = "."
 	}

@@ -15,15 +15,15 @@ import (
 const fileCap = 100_000
 
 type filesIn struct {
-	Root           string `json:"root,omitempty" jsonschema:"directory to search; absolute, or relative to the first root; default the first root"`
-	Pattern        string `json:"pattern" jsonschema:"matched against file names: a glob when it has * ? or [ (e.g. *_test.go), else a substring; case-insensitive unless case_sensitive"`
-	CaseSensitive  bool   `json:"case_sensitive,omitempty" jsonschema:"match pattern case-sensitively; default false"`
-	FileGlob       string `json:"file_glob,omitempty" jsonschema:"only paths matching this gitignore-style glob (relative to root), e.g. src/**; a leading ! excludes instead"`
-	MaxResults     int    `json:"max_results,omitempty" jsonschema:"paths to return, 1 to 2000; default 200; up to 100000 go to a handle"`
-	IncludeHidden  bool   `json:"include_hidden,omitempty" jsonschema:"also list names starting with a dot; default false"`
-	IncludeIgnored bool   `json:"include_ignored,omitempty" jsonschema:"also list files excluded by .gitignore; default false"`
-	CrossMounts    bool   `json:"cross_mounts,omitempty" jsonschema:"also search file systems mounted below root (and bind mounts); default false: they are left out and a warning names them"`
-	Engine         string `json:"engine,omitempty" jsonschema:"auto (default: ripgrep when installed), rg or native"`
+	Path           string `json:"path,omitempty" jsonschema:"directory, absolute or relative to the first root (the default)"`
+	Pattern        string `json:"pattern" jsonschema:"glob if it has * ? [, else a substring of the name"`
+	IgnoreCase     *bool  `json:"ignore_case,omitempty" default:"true"`
+	FileGlob       string `json:"file_glob,omitempty" jsonschema:"only paths matching this gitignore glob; !glob excludes"`
+	MaxResults     int    `json:"max_results,omitempty" jsonschema:"up to 100000 go to a handle" default:"200"`
+	IncludeHidden  bool   `json:"include_hidden,omitempty"`
+	IncludeIgnored bool   `json:"include_ignored,omitempty"`
+	CrossMounts    bool   `json:"cross_mounts,omitempty" jsonschema:"enter mounted file systems"`
+	Engine         string `json:"engine,omitempty" jsonschema:"auto: rg if installed" default:"auto"`
 }
 
 type fileHit struct {
@@ -46,9 +46,10 @@ func (s *Set) files() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Find files by name",
-		Description: "Find regular files under a directory whose name matches a glob or substring, honouring .gitignore and skipping hidden files by default.",
+		Description: "Find files under a directory by name (glob or substring), honouring .gitignore.",
 	}, s.handleFiles).WithRange("max_results", 0, 2000).WithEnum("engine", "auto", "rg", "native").
-		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern)
+		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern).
+		WithAlias("root", "path").WithOpposite("case_sensitive", "ignore_case")
 }
 
 // nameMatcher builds the file-name test from pattern.
@@ -82,7 +83,7 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	if in.MaxResults < 1 || in.MaxResults > 2000 {
 		return filesOut{}, tool.Errorf(tool.InvalidArgument, "max_results must be 1 to 2000, not %d", in.MaxResults)
 	}
-	match, err := nameMatcher(in.Pattern, in.CaseSensitive)
+	match, err := nameMatcher(in.Pattern, in.IgnoreCase != nil && !*in.IgnoreCase)
 	if err != nil {
 		return filesOut{}, err
 	}
@@ -94,7 +95,7 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		return filesOut{}, err
 	}
 	defer release()
-	req, err := s.prepare(roots, contentIn{Root: in.Root, FileGlob: in.FileGlob, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored, CrossMounts: in.CrossMounts})
+	req, err := s.prepare(roots, contentIn{Path: in.Path, FileGlob: in.FileGlob, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored, CrossMounts: in.CrossMounts})
 	if err != nil {
 		return filesOut{}, err
 	}

@@ -64,8 +64,8 @@ func toToolStats(t store.ToolStats) toolStats {
 }
 
 type usageIn struct {
-	Since string `json:"since,omitempty" jsonschema:"only calls since: a duration back from now (1h, 30m) or an RFC 3339 time; default every kept record"`
-	Tool  string `json:"tool,omitempty" jsonschema:"only this tool, e.g. fs_read"`
+	Since string `json:"since,omitempty" jsonschema:"duration back (1h) or RFC 3339 time"`
+	Tool  string `json:"tool,omitempty" jsonschema:"only this tool"`
 }
 
 type usageOut struct {
@@ -81,7 +81,7 @@ func (s *Set) usage() *tool.Def {
 		Name:        "mcp_usage_stats",
 		Kind:        tool.ReadOnly,
 		Title:       "hostmcp usage statistics",
-		Description: "Per tool: calls, errors by code, p50/p95/p99 latency and bytes returned, with totals, from the recorded calls (they survive restarts).",
+		Description: "Per tool: calls, errors by code, p50/p95/p99 latency and bytes returned.",
 		Timeout:     10 * time.Second,
 	}, s.handleUsage)
 }
@@ -106,9 +106,9 @@ func (s *Set) handleUsage(ctx context.Context, _ *tool.Call, in usageIn) (usageO
 }
 
 type recentIn struct {
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"calls to return, 1 to 500; default 50"`
+	MaxResults int    `json:"max_results,omitempty" default:"50"`
 	Tool       string `json:"tool,omitempty" jsonschema:"only this tool"`
-	Outcome    string `json:"outcome,omitempty" jsonschema:"only ok or only error calls"`
+	Outcome    string `json:"outcome,omitempty" jsonschema:"only these"`
 }
 
 // callRecord is one recorded call.
@@ -132,7 +132,7 @@ func (s *Set) recent() *tool.Def {
 		Name:        "mcp_recent_calls",
 		Kind:        tool.ReadOnly,
 		Title:       "Recent hostmcp calls",
-		Description: "The most recent tool calls, newest first, with their redacted arguments, outcome, error code, duration and time; filter by tool and outcome.",
+		Description: "Recent tool calls, newest first, with redacted arguments, outcome and duration.",
 		Timeout:     10 * time.Second,
 	}, s.handleRecent).WithRange("max_results", 1, 500).WithEnum("outcome", store.OutcomeOK, store.OutcomeError)
 }

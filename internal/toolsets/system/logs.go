@@ -13,13 +13,13 @@ import (
 )
 
 type logsIn struct {
-	Source   string `json:"source,omitempty" jsonschema:"journal, file or kernel (the kernel's ring buffer, as dmesg shows it); default the journal when the host has one, else the first allowlisted log file that exists, else the kernel log"`
-	Lines    int    `json:"lines,omitempty" jsonschema:"entries to return, the newest, oldest first; 1 to 1000; default 100"`
-	Unit     string `json:"unit,omitempty" jsonschema:"only this systemd unit, e.g. nginx.service; in log files, lines whose program is nginx"`
-	Priority string `json:"priority,omitempty" jsonschema:"journal and kernel log: this priority and more severe, one of emerg, alert, crit, err, warning, notice, info, debug"`
-	Since    string `json:"since,omitempty" jsonschema:"only entries from this long ago until now, a duration like 30m or 2h, at most 720h"`
-	Grep     string `json:"grep,omitempty" jsonschema:"only messages matching this regular expression (RE2 syntax, case-insensitive), at most 256 bytes"`
-	File     string `json:"file,omitempty" jsonschema:"with source file: which allowlisted log file to read; default the first that exists"`
+	Source   string `json:"source,omitempty" jsonschema:"default journal, else a log file, else kernel (dmesg)"`
+	Lines    int    `json:"lines,omitempty" jsonschema:"newest entries" default:"100"`
+	Unit     string `json:"unit,omitempty" jsonschema:"systemd unit (in log files, the program)"`
+	Priority string `json:"priority,omitempty" jsonschema:"this level or worse"`
+	Since    string `json:"since,omitempty" jsonschema:"duration back from now, e.g. 30m, at most 720h"`
+	Grep     string `json:"grep,omitempty" jsonschema:"RE2 regex, any case"`
+	File     string `json:"file,omitempty" jsonschema:"allowlisted log file, with source file"`
 }
 
 // logEntry is one journal entry or log line.
@@ -74,7 +74,7 @@ func (s *Set) logs() *tool.Def {
 		Kind:         tool.ReadOnly,
 		Programs:     true,
 		Title:        "System logs",
-		Description:  "The newest system log entries from the journal (journalctl), filtered by unit, priority, age and a regex; where there is no journal, the tail of allowlisted log files, else the kernel log (as dmesg), which source kernel also picks.",
+		Description:  "Newest log entries from the journal by unit, priority, age and regex; else allowlisted log files or dmesg.",
 		Timeout:      10 * time.Second,
 		OffByDefault: true, // logs hold user names, addresses and secrets: spec 002 section 5.3.2
 	}, s.handleLogs).WithEnum("source", "journal", "file", "kernel").WithEnum("priority", "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug").

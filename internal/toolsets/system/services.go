@@ -60,9 +60,9 @@ func (b *systemdBus) ListUnits(ctx context.Context, states, patterns []string) (
 func (b *systemdBus) Close() { b.conn.Close() }
 
 type servicesIn struct {
-	State      string `json:"state,omitempty" jsonschema:"running (default), active, failed, or all"`
-	Pattern    string `json:"pattern,omitempty" jsonschema:"glob over unit names; default *.service; e.g. nginx*, *.timer"`
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"units to return, 1 to 1000; default 100"`
+	State      string `json:"state,omitempty" default:"running"`
+	Pattern    string `json:"pattern,omitempty" jsonschema:"glob over unit names" default:"*.service"`
+	MaxResults int    `json:"max_results,omitempty" default:"100"`
 }
 
 type servicesOut struct {
@@ -82,7 +82,7 @@ func (s *Set) services() *tool.Def {
 		Name:        "sys_services",
 		Kind:        tool.ReadOnly,
 		Title:       "Services",
-		Description: "Systemd units (running services by default) with their states, from systemd's D-Bus API; filter by state and a glob over names.",
+		Description: "Systemd units and states (running services by default), by state and name glob.",
 		Timeout:     5 * time.Second,
 	}, s.handleServices).WithEnum("state", "running", "active", "failed", "all").WithRange("max_results", 1, 1000).
 		WithMaxLength("pattern", maxUnitPattern)

@@ -15,7 +15,7 @@ func (s *Set) snapshot() *tool.Def {
 		Name:        "sys_snapshot",
 		Kind:        tool.ReadOnly,
 		Title:       "System health snapshot",
-		Description: "CPU percent over a 100 ms window, load averages, memory and swap, and usage of each real disk mount, with a one-line summary.",
+		Description: "Quick check: CPU, load, memory, swap and disk use; perf_snapshot gives rates, perf_use_check verdicts.",
 		Timeout:     5 * time.Second,
 	}, s.handleSnapshot)
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -15,8 +16,8 @@ import (
 
 // dnsIn is perf_dns_latency's input (spec 000 section 9.15).
 type dnsIn struct {
-	DurationSeconds int `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 10"`
-	PID             int `json:"pid,omitempty" jsonschema:"only this process (its own C library is probed)"`
+	DurationSeconds int `json:"duration_seconds,omitempty" default:"10"`
+	PID             int `json:"pid,omitempty" jsonschema:"only this pid"`
 }
 
 type dnsRow struct {
@@ -29,12 +30,17 @@ type dnsRow struct {
 	OK        bool    `json:"ok"`
 }
 
+// dnsHost is what one process looked up of one name over the window,
+// counted in the kernel.
 type dnsHost struct {
-	Host   string  `json:"host"`
-	Count  int     `json:"count"`
-	Failed int     `json:"failed"`
-	AvgMS  float64 `json:"avg_ms"`
-	MaxMS  float64 `json:"max_ms"`
+	Host   string            `json:"host"`
+	PID    uint32            `json:"pid"`
+	Comm   string            `json:"comm" jsonschema:"what the process runs: its command after its last exec"`
+	Count  uint64            `json:"count"`
+	Failed uint64            `json:"failed"`
+	Errors map[string]uint64 `json:"errors,omitempty" jsonschema:"failed lookups by error: getaddrinfo's EAI_NONAME, EAI_AGAIN, ...; NULL for gethostbyname"`
+	AvgMS  float64           `json:"avg_ms"`
+	MaxMS  float64           `json:"max_ms"`
 }
 
 type latencyStats struct {
@@ -49,14 +55,17 @@ type latencyStats struct {
 // the wire (what went to DNS servers, from any resolver, and how they
 // answered).
 type dnsOut struct {
-	Mechanism string        `json:"mechanism" jsonschema:"the C library's functions probed; empty when there is no C library to probe"`
-	Total     int           `json:"total" jsonschema:"C library lookups"`
-	Failed    int           `json:"failed"`
-	Lost      uint64        `json:"lost"`
-	LatencyMS *latencyStats `json:"latency_ms,omitempty" jsonschema:"over every lookup seen"`
-	ByHost    []dnsHost     `json:"by_host" jsonschema:"the 20 names looked up most"`
-	Lookups   []dnsRow      `json:"lookups" jsonschema:"in order, at most 500"`
-	Wire      dnsWire       `json:"wire" jsonschema:"DNS queries sent over UDP to port 53 by any resolver (Go's, musl's, the C library's), with their answers"`
+	Mechanism   string        `json:"mechanism" jsonschema:"the C library's functions probed; empty when there is no C library to probe"`
+	Total       uint64        `json:"total" jsonschema:"C library lookups"`
+	Failed      uint64        `json:"failed"`
+	Lost        uint64        `json:"lost" jsonschema:"records a full ring buffer dropped; the counts include them"`
+	NotInTables uint64        `json:"not_in_tables" jsonschema:"lookups in no count here: the kernel's table (8192 rows) was full"`
+	LatencyMS   *latencyStats `json:"latency_ms,omitempty" jsonschema:"over every lookup whose record was read"`
+	ByHost      []dnsHost     `json:"by_host" jsonschema:"every lookup counted by name and process, most first"`
+	ByHostOf    listed        `json:"by_host_shown" jsonschema:"by_host: N of M shown, and which"`
+	Lookups     []dnsRow      `json:"lookups" jsonschema:"records of lookups"`
+	LookupsOf   listed        `json:"lookups_shown" jsonschema:"lookups: N of M shown, and which"`
+	Wire        dnsWire       `json:"wire" jsonschema:"DNS queries sent over UDP to port 53 by any resolver (Go's, musl's, the C library's), with their answers"`
 }
 
 func (s *Set) dnsLatency() *tool.Def {
@@ -65,7 +74,7 @@ func (s *Set) dnsLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "DNS lookup latency (eBPF)",
-		Description: "Times name lookups over duration_seconds two ways: C library calls (getaddrinfo, gethostbyname) by uprobes, and every DNS query to UDP port 53 from any resolver (Go, musl, static) with its server, rcode and latency, unanswered ones included.",
+		Description: "DNS latency, counted by name and process: C library lookups by uprobes, and every UDP port 53 query with server, rcode and latency.",
 		Timeout:     45 * time.Second,
 	}, s.handleDNS).WithRange("duration_seconds", 1, 30)
 }
@@ -81,29 +90,29 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 	wireCtx, stopWire := context.WithCancel(ctx)
 	defer stopWire()
 	var wg sync.WaitGroup
-	wire := &collectWire{start: start}
-	var left []ebpf.DNSQuery
-	var wireLost uint64
+	wire := newCollectWire(start)
+	var wireRes ebpf.DNSWireResult
 	var wireErr error
 	wg.Go(func() {
-		left, wireLost, wireErr = ebpf.DNSWire(wireCtx, d, pid, progs[1], wire.add)
+		wireRes, wireErr = ebpf.DNSWire(wireCtx, d, pid, progs[1], wire.add)
 		if wireErr != nil {
 			progs[1](0) // so the C library's trace still reports it is attached
 		}
 	})
-	libc := &collectLookups{start: start, hosts: map[string]*dnsHost{}}
-	mech, lost, err := ebpf.DNSLatency(ctx, d, pid, progs[0], libc.add)
+	libc := newCollectLookups(start)
+	res, err := ebpf.DNSLatency(ctx, d, pid, progs[0], libc.add)
+	libcRan := err == nil
 	if errors.Is(err, ebpf.ErrNoLibc) {
 		progs[0](0) // nothing to attach: the wire trace goes on alone
 		call.Warn("%v: only the queries on the wire are traced", err)
-		mech, err = "", nil
+		err = nil
 	}
 	if err != nil {
 		stopWire()
 	}
 	wg.Wait()
 	if err == nil && ctx.Err() == nil && wireErr != nil {
-		if mech == "" { // neither trace ran
+		if !libcRan { // neither trace ran
 			err = wireErr
 		} else {
 			call.Warn("the trace of DNS queries on the wire failed, so wire is empty: %v", wireErr)
@@ -112,18 +121,85 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 	if err != nil {
 		return dnsOut{}, failed(err)
 	}
-	out := libc.result()
-	out.Mechanism, out.Lost = mech, lost
-	out.Wire = wire.result(left, wireLost)
+	out := dnsOut{Mechanism: res.Mechanism, Lost: res.Lost, NotInTables: res.Unkeyed}
+	hosts := hostTable(res)
+	for _, h := range hosts {
+		out.Total += h.Count
+		out.Failed += h.Failed
+	}
+	out.ByHost = hosts[:min(tableRows, len(hosts))]
+	out.Lookups, out.LatencyMS = libc.result()
+	wireRecords, wireTables := wire.result(&out.Wire, wireRes)
+	fitAnswer(&out, call.DataBudget(),
+		append([]cut{spread(&out.Lookups, int(out.Total), &out.LookupsOf)}, wireRecords...),
+		append([]cut{head(&out.ByHost, len(hosts), "count", &out.ByHostOf)}, wireTables...))
 	return out, nil
 }
 
-// collectLookups gathers the C library's lookups.
+// hostTable turns the kernel's counts (one per process, function, result
+// and name) into a row per name and process, most lookups first.
+func hostTable(res ebpf.DNSResult) []dnsHost {
+	type key struct {
+		host string
+		pid  uint32
+	}
+	rows := map[key]*dnsHost{}
+	for _, h := range res.Hosts {
+		r := rows[key{h.Host, h.PID}]
+		if r == nil {
+			r = &dnsHost{Host: h.Host, PID: h.PID, Comm: res.Names.Of(h.PID)}
+			rows[key{h.Host, h.PID}] = r
+		}
+		r.Count += h.Count
+		r.AvgMS += ms(h.Total)
+		r.MaxMS = max(r.MaxMS, ms(h.Max))
+		if h.Failed {
+			r.Failed += h.Count
+			if r.Errors == nil {
+				r.Errors = map[string]uint64{}
+			}
+			r.Errors[lookupError(h)] += h.Count
+		}
+	}
+	out := make([]dnsHost, 0, len(rows))
+	for _, r := range rows {
+		r.AvgMS = num.Round3(r.AvgMS / float64(max(r.Count, 1)))
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b dnsHost) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Host, b.Host), cmp.Compare(a.PID, b.PID))
+	})
+	return out
+}
+
+// eaiNames are glibc's getaddrinfo errors (netdb.h).
+var eaiNames = map[int32]string{-1: "EAI_BADFLAGS", -2: "EAI_NONAME", -3: "EAI_AGAIN", -4: "EAI_FAIL", -5: "EAI_NODATA",
+	-6: "EAI_FAMILY", -7: "EAI_SOCKTYPE", -8: "EAI_SERVICE", -9: "EAI_ADDRFAMILY", -10: "EAI_MEMORY", -11: "EAI_SYSTEM", -12: "EAI_OVERFLOW"}
+
+// lookupError names why a lookup failed.
+func lookupError(h ebpf.HostCount) string {
+	if h.Func != "getaddrinfo" {
+		return "NULL"
+	}
+	if n, ok := eaiNames[h.Code]; ok {
+		return n
+	}
+	return fmt.Sprintf("error %d", h.Code)
+}
+
+// maxLatencies bounds the latencies kept for percentiles.
+const maxLatencies = 100_000
+
+// collectLookups gathers the C library's lookup records: a sample to list
+// and their latencies.
 type collectLookups struct {
 	start time.Duration
-	out   dnsOut
+	rows  *sample[dnsRow]
 	lat   []float64
-	hosts map[string]*dnsHost
+}
+
+func newCollectLookups(start time.Duration) *collectLookups {
+	return &collectLookups{start: start, rows: newSample[dnsRow](maxRecords)}
 }
 
 func (c *collectLookups) add(l ebpf.DNSLookup) {
@@ -132,39 +208,20 @@ func (c *collectLookups) add(l ebpf.DNSLookup) {
 		ok = l.Ret != 0 // gethostbyname returns a pointer, NULL on failure
 	}
 	v := ms(l.Latency)
-	c.out.Total++
-	c.lat = append(c.lat, v)
-	h := c.hosts[l.Host]
-	if h == nil {
-		h = &dnsHost{Host: l.Host}
-		c.hosts[l.Host] = h
+	if len(c.lat) < maxLatencies {
+		c.lat = append(c.lat, v)
 	}
-	h.Count++
-	h.AvgMS += v
-	h.MaxMS = max(h.MaxMS, v)
-	if !ok {
-		c.out.Failed++
-		h.Failed++
-	}
-	if len(c.out.Lookups) < maxRecords {
-		c.out.Lookups = append(c.out.Lookups, dnsRow{Time: relSeconds(l.Time, c.start), PID: l.PID, Comm: l.Comm, Function: l.Func, Host: l.Host, LatencyMS: v, OK: ok})
-	}
+	c.rows.add(dnsRow{Time: relSeconds(l.Time, c.start), PID: l.PID, Comm: l.Comm, Function: l.Func, Host: l.Host, LatencyMS: v, OK: ok})
 }
 
-func (c *collectLookups) result() dnsOut {
-	out := c.out
-	if out.Lookups == nil {
-		out.Lookups = []dnsRow{}
+func (c *collectLookups) result() ([]dnsRow, *latencyStats) {
+	rows := c.rows.items
+	slices.SortStableFunc(rows, func(a, b dnsRow) int { return cmp.Compare(a.Time, b.Time) })
+	if rows == nil {
+		rows = []dnsRow{}
 	}
-	out.ByHost = []dnsHost{}
-	if len(c.lat) > 0 {
-		out.LatencyMS = exactPercentiles(c.lat)
+	if len(c.lat) == 0 {
+		return rows, nil
 	}
-	for _, h := range c.hosts {
-		h.AvgMS = num.Round3(h.AvgMS / float64(h.Count))
-		out.ByHost = append(out.ByHost, *h)
-	}
-	slices.SortFunc(out.ByHost, func(a, b dnsHost) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Host, b.Host)) })
-	out.ByHost = out.ByHost[:min(20, len(out.ByHost))]
-	return out
+	return rows, exactPercentiles(c.lat)
 }

@@ -13,13 +13,13 @@ import (
 
 // bioIn is perf_bio_latency's input (spec 000 section 9.10).
 type bioIn struct {
-	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 5"`
-	Device          string `json:"device,omitempty" jsonschema:"only this device, by name (vda, nvme0n1) or major:minor"`
-	PerDevice       bool   `json:"per_device,omitempty" jsonschema:"one histogram per device; default one for all"`
-	Queued          bool   `json:"queued,omitempty" jsonschema:"include the time queued in the OS (from block_rq_insert), not only the device's"`
-	Milliseconds    bool   `json:"milliseconds,omitempty" jsonschema:"histogram in milliseconds; default microseconds"`
-	HistogramType   string `json:"histogram_type,omitempty" jsonschema:"log2 (default) or linear"`
-	LinearBucketMS  int    `json:"linear_bucket_ms,omitempty" jsonschema:"bucket width of the linear histogram, 1 to 100 ms; default 10"`
+	DurationSeconds int    `json:"duration_seconds,omitempty" default:"5"`
+	Device          string `json:"device,omitempty" jsonschema:"name (vda) or major:minor"`
+	PerDevice       bool   `json:"per_device,omitempty"`
+	Queued          bool   `json:"queued,omitempty" jsonschema:"include time queued in the OS"`
+	Milliseconds    bool   `json:"milliseconds,omitempty"`
+	HistogramType   string `json:"histogram_type,omitempty" default:"log2"`
+	LinearBucketMS  int    `json:"linear_bucket_ms,omitempty" default:"10"`
 }
 
 type histOut struct {
@@ -36,7 +36,7 @@ func (s *Set) bioLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Block I/O latency histogram (eBPF)",
-		Description: "Block request latency (issue, or queueing with queued, to completion) over duration_seconds as a log2 or linear histogram with percentiles, overall or per device.",
+		Description: "eBPF histogram of block request latency, log2 or linear, per device if asked; perf_io_latency needs no eBPF.",
 		Timeout:     45 * time.Second,
 	}, s.handleBio).WithRange("duration_seconds", 1, 30).WithEnum("histogram_type", "log2", "linear").WithRange("linear_bucket_ms", 1, 100)
 }

@@ -12,11 +12,11 @@ import (
 
 // tcpIn is perf_tcp_trace's input (spec 000 section 9.11).
 type tcpIn struct {
-	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"1 to 60; default 10"`
-	PID             int    `json:"pid,omitempty" jsonschema:"only connections of this process"`
-	LocalPort       int    `json:"local_port,omitempty" jsonschema:"only connections on this local port (a server's port, or a client's ephemeral one)"`
-	RemotePort      int    `json:"remote_port,omitempty" jsonschema:"only connections to or from this remote port"`
-	Mode            string `json:"mode,omitempty" jsonschema:"lifecycle (default: each connection when it closes, with duration and bytes, like tcplife) or connections (each outgoing connect, like tcpconnect)"`
+	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
+	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
+	LocalPort       int    `json:"local_port,omitempty" jsonschema:"only this local port"`
+	RemotePort      int    `json:"remote_port,omitempty" jsonschema:"only this remote port"`
+	Mode            string `json:"mode,omitempty" default:"lifecycle"`
 }
 
 type tcpRow struct {
@@ -33,12 +33,33 @@ type tcpRow struct {
 	Established *bool    `json:"established,omitempty" jsonschema:"connections: the handshake completed (false: refused or timed out)"`
 }
 
+// peerRow is what one process did with one remote end over the window,
+// counted in the kernel.
+type peerRow struct {
+	PID        uint32   `json:"pid"`
+	Comm       string   `json:"comm" jsonschema:"what the process runs: its command after its last exec"`
+	RemoteAddr string   `json:"remote_addr"`
+	RemotePort uint16   `json:"remote_port,omitempty" jsonschema:"connections it made: the port connected to"`
+	LocalPort  uint16   `json:"local_port,omitempty" jsonschema:"connections it accepted: its own port"`
+	Count      uint64   `json:"count"`
+	Failed     *uint64  `json:"failed,omitempty" jsonschema:"connections: the handshake did not complete (refused or timed out)"`
+	RxBytes    *uint64  `json:"rx_bytes,omitempty" jsonschema:"lifecycle"`
+	TxBytes    *uint64  `json:"tx_bytes,omitempty" jsonschema:"lifecycle"`
+	TotalMS    *float64 `json:"total_ms,omitempty" jsonschema:"lifecycle: the connections' durations summed"`
+	MaxMS      *float64 `json:"max_ms,omitempty" jsonschema:"lifecycle: the longest"`
+}
+
 type tcpOut struct {
-	Mechanism   string   `json:"mechanism"`
-	Mode        string   `json:"mode"`
-	Total       int      `json:"total" jsonschema:"connections matching the filters"`
-	Lost        uint64   `json:"lost" jsonschema:"records the kernel dropped because the ring buffer was full"`
-	Connections []tcpRow `json:"connections" jsonschema:"in order, at most 500"`
+	Mechanism     string    `json:"mechanism"`
+	Mode          string    `json:"mode"`
+	Total         uint64    `json:"total" jsonschema:"connections matching the filters"`
+	Failed        *uint64   `json:"failed,omitempty" jsonschema:"connections: those whose handshake did not complete"`
+	Lost          uint64    `json:"lost" jsonschema:"records a full ring buffer dropped; the counts include them"`
+	NotInTables   uint64    `json:"not_in_tables" jsonschema:"connections in total but in no by_peer row: the kernel's table (8192 rows) was full"`
+	ByPeer        []peerRow `json:"by_peer" jsonschema:"every connection counted by process and remote end, most first"`
+	ByPeerOf      listed    `json:"by_peer_shown" jsonschema:"by_peer: N of M shown, and which"`
+	Connections   []tcpRow  `json:"connections" jsonschema:"records of connections"`
+	ConnectionsOf listed    `json:"connections_shown" jsonschema:"connections: N of M shown, and which"`
 }
 
 func (s *Set) tcpTrace() *tool.Def {
@@ -47,7 +68,7 @@ func (s *Set) tcpTrace() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Trace TCP connections (eBPF)",
-		Description: "TCP connections over duration_seconds from the sock:inet_sock_set_state tracepoint: in lifecycle mode each connection that closed with its duration and bytes, in connections mode each outgoing connect and whether it was established; filter by pid and ports.",
+		Description: "TCP connections (eBPF), counted by process and remote end: closed ones with duration and bytes, or outgoing connects and their results.",
 		Timeout:     75 * time.Second,
 	}, s.handleTCP).WithRange("duration_seconds", 1, 60).WithEnum("mode", "lifecycle", "connections").
 		WithRange("local_port", 1, 65535).WithRange("remote_port", 1, 65535)
@@ -60,17 +81,11 @@ func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut,
 	mode := cmp.Or(in.Mode, "lifecycle")
 	lifecycle := mode == "lifecycle"
 	d := seconds(in.DurationSeconds, 10)
-	out := tcpOut{Mechanism: ebpf.TCPMechanism, Mode: mode, Connections: []tcpRow{}}
+	out := tcpOut{Mechanism: ebpf.TCPMechanism, Mode: mode}
 	start := clock()
-	lost, err := ebpf.TCPTrace(ctx, d, lifecycle, progress(ctx, call, d, "tracing TCP"), func(e ebpf.TCPEvent) {
-		if (in.PID > 0 && e.PID != uint32(in.PID)) || (in.LocalPort > 0 && e.Local.Port() != uint16(in.LocalPort)) ||
-			(in.RemotePort > 0 && e.Remote.Port() != uint16(in.RemotePort)) {
-			return
-		}
-		out.Total++
-		if len(out.Connections) >= maxRecords {
-			return
-		}
+	records := newSample[tcpRow](maxRecords)
+	o := ebpf.TCPOptions{Lifecycle: lifecycle, TGID: uint32(max(in.PID, 0)), LocalPort: uint16(in.LocalPort), RemotePort: uint16(in.RemotePort)}
+	res, err := ebpf.TCPTrace(ctx, d, o, progress(ctx, call, d, "tracing TCP"), func(e ebpf.TCPEvent) {
 		row := tcpRow{Time: relSeconds(e.Time, start), PID: e.PID, Comm: e.Comm,
 			LocalAddr: e.Local.Addr().String(), LocalPort: e.Local.Port(), RemoteAddr: e.Remote.Addr().String(), RemotePort: e.Remote.Port()}
 		if lifecycle {
@@ -80,16 +95,57 @@ func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut,
 			est := e.Established
 			row.Established = &est
 		}
-		out.Connections = append(out.Connections, row)
+		records.add(row)
 	})
 	if err != nil {
 		return tcpOut{}, failed(err)
 	}
-	out.Lost = lost
+	out.Lost, out.NotInTables, out.Total = res.Lost, res.Unkeyed, res.Unkeyed
+	peers := peerTable(res, lifecycle)
+	var failedConns uint64
+	for _, p := range peers {
+		out.Total += p.Count
+		if p.Failed != nil {
+			failedConns += *p.Failed
+		}
+	}
+	if !lifecycle {
+		out.Failed = &failedConns
+	}
+	out.ByPeer = peers[:min(tableRows, len(peers))]
+	out.Connections = records.items
+	slices.SortStableFunc(out.Connections, func(a, b tcpRow) int { return cmp.Compare(a.Time, b.Time) })
+	if out.Connections == nil {
+		out.Connections = []tcpRow{}
+	}
 	if lifecycle {
 		call.Warn("lifecycle lists connections both opened and closed during the trace; the pid is the process that connected or closed")
 	}
+	fitAnswer(&out, call.DataBudget(),
+		[]cut{spread(&out.Connections, int(out.Total), &out.ConnectionsOf)},
+		[]cut{head(&out.ByPeer, len(peers), "count", &out.ByPeerOf)})
 	return out, nil
+}
+
+// peerTable turns the kernel's counts into rows, most connections first.
+func peerTable(res ebpf.TCPResult, lifecycle bool) []peerRow {
+	rows := make([]peerRow, 0, len(res.Peers))
+	for _, p := range res.Peers {
+		r := peerRow{PID: p.PID, Comm: res.Names.Of(p.PID), RemoteAddr: p.Remote.String(), RemotePort: p.RemotePort, LocalPort: p.LocalPort, Count: p.Count}
+		if lifecycle {
+			rx, tx, total, longest := p.RxBytes, p.TxBytes, ms(p.Total), ms(p.Max)
+			r.RxBytes, r.TxBytes, r.TotalMS, r.MaxMS = &rx, &tx, &total, &longest
+		} else {
+			f := p.Failed
+			r.Failed = &f
+		}
+		rows = append(rows, r)
+	}
+	slices.SortFunc(rows, func(a, b peerRow) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.PID, b.PID), cmp.Compare(a.RemoteAddr, b.RemoteAddr),
+			cmp.Compare(a.RemotePort, b.RemotePort), cmp.Compare(a.LocalPort, b.LocalPort))
+	})
+	return rows
 }
 
 // exactPercentiles are nearest-rank percentiles of every value.

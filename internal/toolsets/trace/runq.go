@@ -16,22 +16,24 @@ import (
 )
 
 type runqIn struct {
-	DurationSeconds int  `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 5"`
-	PID             int  `json:"pid,omitempty" jsonschema:"only the threads of this process"`
-	PerProcess      bool `json:"per_process,omitempty" jsonschema:"also rank the processes that waited longest in total, each with its percentiles"`
-	TopN            int  `json:"top_n,omitempty" jsonschema:"processes listed with per_process, 1 to 50; default 10"`
+	DurationSeconds int  `json:"duration_seconds,omitempty" default:"5"`
+	PID             int  `json:"pid,omitempty" jsonschema:"only this pid"`
+	PerProcess      bool `json:"per_process,omitempty"`
+	TopN            int  `json:"top_n,omitempty" default:"10"`
 }
 
 type runqOut struct {
 	histOut
 	TotalWaitMS    float64       `json:"total_wait_ms" jsonschema:"time all traced tasks spent runnable but not running"`
+	NotInTables    uint64        `json:"not_in_tables" jsonschema:"with per_process: waits of processes the kernel's table (4096 processes) had no room for, in no histogram or total here"`
 	Processes      []runqProcess `json:"processes,omitempty" jsonschema:"with per_process: by total wait, longest first"`
 	ProcessesTotal int           `json:"processes_total,omitempty" jsonschema:"processes that waited at all"`
+	ProcessesOf    *listed       `json:"processes_shown,omitempty" jsonschema:"processes: N of M shown, and which"`
 }
 
 type runqProcess struct {
 	PID         uint32  `json:"pid"`
-	Comm        string  `json:"comm"`
+	Comm        string  `json:"comm" jsonschema:"what the process runs: its command after its last exec"`
 	Waits       uint64  `json:"waits"`
 	TotalWaitMS float64 `json:"total_wait_ms"`
 	P50US       uint64  `json:"p50_us" jsonschema:"upper bound of the bucket holding the median"`
@@ -45,7 +47,7 @@ func (s *Set) runqLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Run queue latency histogram (eBPF)",
-		Description: "How long runnable tasks waited for a CPU (from wakeup or preemption to running) over duration_seconds: a log2 histogram of microseconds with percentiles, for everything or one pid, optionally ranking processes by time waited. A p99 in milliseconds means CPU saturation.",
+		Description: "eBPF histogram of how long runnable tasks waited for a CPU; a p99 in ms means CPU saturation.",
 		Timeout:     45 * time.Second,
 	}, s.handleRunq).WithRange("duration_seconds", 1, 30).WithRange("top_n", 1, 50)
 }
@@ -70,14 +72,14 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 	}
 	d := seconds(in.DurationSeconds, 5)
 	o := ebpf.RunqOptions{TGID: uint32(in.PID), PerProcess: in.PerProcess}
-	hists, err := ebpf.RunqLatency(ctx, d, o, progress(ctx, call, d, "tracing the run queues"))
+	res, err := ebpf.RunqLatency(ctx, d, o, progress(ctx, call, d, "tracing the run queues"))
 	if err != nil {
 		return runqOut{}, failed(err)
 	}
 	var all ebpf.Slots
 	var totalUS uint64
-	procs := make([]runqProcess, 0, len(hists))
-	for _, h := range hists {
+	procs := make([]runqProcess, 0, len(res.Hists))
+	for _, h := range res.Hists {
 		all.Add(h.Slots)
 		totalUS += h.TotalUS
 		if in.PerProcess {
@@ -94,19 +96,23 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 	out := runqOut{
 		histOut:     histOut{Mechanism: ebpf.RunqMechanism, Unit: "us", HistogramType: "log2", Total: hist.Count, Histograms: []profile.Histogram{hist}},
 		TotalWaitMS: num.Round3(float64(totalUS) / 1000),
+		NotInTables: res.Unkeyed,
 	}
+	var tables []cut
 	if in.PerProcess {
 		slices.SortFunc(procs, func(a, b runqProcess) int {
 			return cmp.Or(cmp.Compare(b.TotalWaitMS, a.TotalWaitMS), cmp.Compare(a.PID, b.PID))
 		})
 		out.ProcessesTotal = len(procs)
-		out.Processes = procs[:min(len(procs), cmp.Or(in.TopN, 10))]
+		out.Processes, out.ProcessesOf = procs[:min(len(procs), cmp.Or(in.TopN, 10))], &listed{}
+		tables = append(tables, head(&out.Processes, len(procs), "total wait", out.ProcessesOf))
 	}
-	if len(hists) >= ebpf.RunqMaxProcesses {
-		call.Warn("more than %d processes waited: the waits of those seen after the first %d are not counted; trace one pid or a shorter duration", ebpf.RunqMaxProcesses, ebpf.RunqMaxProcesses)
+	if res.Unkeyed > 0 {
+		call.Warn("more than %d processes waited: %d waits of those seen after the first %d are in no histogram; trace one pid or a shorter duration", ebpf.RunqMaxProcesses, res.Unkeyed, ebpf.RunqMaxProcesses)
 	}
 	if hist.Count == 0 && in.PID != 0 {
 		call.Warn("pid %d never waited in a run queue during the trace: it slept throughout (or exited)", in.PID)
 	}
+	fitAnswer(&out, call.DataBudget(), nil, tables)
 	return out, nil
 }

@@ -3,8 +3,6 @@ package trace
 import (
 	"cmp"
 	"context"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"time"
 
@@ -15,13 +13,13 @@ import (
 
 // syscountIn is perf_syscall_count's input (spec 000 section 9.12).
 type syscountIn struct {
-	DurationSeconds int    `json:"duration_seconds,omitempty" jsonschema:"1 to 60; default 10"`
-	PID             int    `json:"pid,omitempty" jsonschema:"only this process"`
-	Comm            string `json:"comm,omitempty" jsonschema:"only threads with this command name (exact, at most 15 characters as the kernel keeps it)"`
-	TopN            int    `json:"top_n,omitempty" jsonschema:"rows listed, 1 to 50; default 20"`
-	IncludeLatency  bool   `json:"include_latency,omitempty" jsonschema:"time each call: total and average per syscall"`
-	PerProcess      bool   `json:"per_process,omitempty" jsonschema:"also list the processes making the most calls"`
-	IncludeErrors   bool   `json:"include_errors,omitempty" jsonschema:"count only failed calls (returning an error)"`
+	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
+	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
+	Comm            string `json:"comm,omitempty" jsonschema:"exact command name"`
+	TopN            int    `json:"top_n,omitempty" default:"20"`
+	IncludeLatency  bool   `json:"include_latency,omitempty"`
+	PerProcess      bool   `json:"per_process,omitempty"`
+	IncludeErrors   bool   `json:"include_errors,omitempty" jsonschema:"count only failed calls"`
 }
 
 type syscallRow struct {
@@ -46,8 +44,11 @@ type syscountOut struct {
 	TotalCalls  uint64       `json:"total_calls"`
 	TotalErrors uint64       `json:"total_errors"`
 	CallsPerSec float64      `json:"calls_per_second"`
+	NotInTables uint64       `json:"not_in_tables" jsonschema:"calls in the totals of processes the kernel's table (8192 processes) had no room for"`
 	Syscalls    []syscallRow `json:"syscalls" jsonschema:"top_n by count"`
-	Processes   []processRow `json:"processes,omitempty" jsonschema:"top_n by count, with per_process"`
+	SyscallsOf  listed       `json:"syscalls_shown" jsonschema:"syscalls: N of M shown, and which"`
+	Processes   []processRow `json:"processes,omitempty" jsonschema:"top_n by count, with per_process; each named by what it runs after its last exec"`
+	ProcessesOf *listed      `json:"processes_shown,omitempty" jsonschema:"processes: N of M shown, and which"`
 }
 
 func (s *Set) syscallCount() *tool.Def {
@@ -56,7 +57,7 @@ func (s *Set) syscallCount() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Count system calls (eBPF)",
-		Description: "Counts system calls over duration_seconds, counted in the kernel: the top syscalls with errors and optionally latency, and the busiest processes; filter by pid or command, or count only failures.",
+		Description: "Count system calls in the kernel: top syscalls with errors and optional latency, busiest processes.",
 		Timeout:     75 * time.Second,
 	}, s.handleSyscount).WithRange("duration_seconds", 1, 60).WithRange("top_n", 1, 50)
 }
@@ -75,7 +76,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		return syscountOut{}, failed(err)
 	}
 	top := cmp.Or(in.TopN, 20)
-	out := syscountOut{Mechanism: ebpf.SyscountMechanism, OnlyErrors: in.IncludeErrors}
+	out := syscountOut{Mechanism: ebpf.SyscountMechanism, OnlyErrors: in.IncludeErrors, NotInTables: c.Unkeyed}
 	for nr, st := range c.ByNumber {
 		out.TotalCalls += st.Count
 		out.TotalErrors += st.Errors
@@ -87,7 +88,12 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		out.Syscalls = append(out.Syscalls, row)
 	}
 	slices.SortFunc(out.Syscalls, func(a, b syscallRow) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Name, b.Name)) })
-	out.Syscalls = out.Syscalls[:min(top, len(out.Syscalls))]
+	if out.Syscalls == nil {
+		out.Syscalls = []syscallRow{}
+	}
+	nsys := len(out.Syscalls)
+	out.Syscalls = out.Syscalls[:min(top, nsys)]
+	tables := []cut{head(&out.Syscalls, nsys, "count", &out.SyscallsOf)}
 	if in.PerProcess {
 		for pid, st := range c.ByProcess {
 			row := processRow{PID: pid, Comm: st.Comm, Count: st.Count, Errors: st.Errors}
@@ -98,100 +104,11 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 			out.Processes = append(out.Processes, row)
 		}
 		slices.SortFunc(out.Processes, func(a, b processRow) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.PID, b.PID)) })
-		out.Processes = out.Processes[:min(top, len(out.Processes))]
+		nprocs := len(out.Processes)
+		out.Processes, out.ProcessesOf = out.Processes[:min(top, nprocs)], &listed{}
+		tables = append(tables, head(&out.Processes, nprocs, "count", out.ProcessesOf))
 	}
 	out.CallsPerSec = num.Round3(float64(out.TotalCalls) / d.Seconds())
-	return out, nil
-}
-
-// execIn is perf_exec_trace's input (spec 000 section 9.13).
-type execIn struct {
-	DurationSeconds   int    `json:"duration_seconds,omitempty" jsonschema:"1 to 30; default 10"`
-	PID               int    `json:"pid,omitempty" jsonschema:"only execs by children of this parent pid"`
-	NamePattern       string `json:"name_pattern,omitempty" jsonschema:"regular expression matched against the command name and the file run"`
-	UID               *int   `json:"uid,omitempty" jsonschema:"only execs by this user id"`
-	IncludeFailed     bool   `json:"include_failed,omitempty" jsonschema:"also list execs that failed (with the error); default only successful ones"`
-	MaxArgs           int    `json:"max_args,omitempty" jsonschema:"arguments captured per exec, 1 to 20; default 20"`
-	IncludeTimestamps bool   `json:"include_timestamps,omitempty" jsonschema:"give each exec its time, in seconds since the trace started"`
-}
-
-type execRow struct {
-	Time          *float64 `json:"time_s,omitempty"`
-	PID           uint32   `json:"pid"`
-	PPID          uint32   `json:"ppid"`
-	UID           uint32   `json:"uid"`
-	Comm          string   `json:"comm"`
-	Filename      string   `json:"filename"`
-	Args          []string `json:"args"`
-	ArgsTruncated bool     `json:"args_truncated,omitempty"`
-	Error         string   `json:"error,omitempty" jsonschema:"why the exec failed (ENOENT, EACCES...)"`
-}
-
-type execOut struct {
-	Mechanism string    `json:"mechanism"`
-	Total     int       `json:"total" jsonschema:"execs matching the filters"`
-	Failed    int       `json:"failed"`
-	Lost      uint64    `json:"lost" jsonschema:"records the kernel dropped because the ring buffer was full"`
-	Execs     []execRow `json:"execs" jsonschema:"in order, at most 500"`
-}
-
-func (s *Set) execTrace() *tool.Def {
-	return tool.New(tool.Spec{
-		Name:        "perf_exec_trace",
-		Kind:        tool.ReadOnly,
-		Programs:    true,
-		Title:       "Trace process executions (eBPF)",
-		Description: "Every exec over duration_seconds (like execsnoop): pid, parent, user, command, file and arguments, failed ones with the error; filter by parent pid, name pattern or uid. Finds short-lived processes that top never shows.",
-		Timeout:     45 * time.Second,
-	}, s.handleExec).WithRange("duration_seconds", 1, 30).WithRange("max_args", 1, 20)
-}
-
-func (s *Set) handleExec(ctx context.Context, call *tool.Call, in execIn) (execOut, error) {
-	var re *regexp.Regexp
-	if in.NamePattern != "" {
-		var err error
-		if re, err = tool.CompileRegexp("name_pattern", in.NamePattern, ""); err != nil {
-			return execOut{}, err
-		}
-	}
-	if err := preflight(""); err != nil {
-		return execOut{}, err
-	}
-	d := seconds(in.DurationSeconds, 10)
-	out := execOut{Mechanism: ebpf.ExecMechanism, Execs: []execRow{}}
-	start := clock()
-	lost, err := ebpf.ExecTrace(ctx, d, cmp.Or(in.MaxArgs, ebpf.MaxExecArgs), progress(ctx, call, d, "tracing execs"), func(e ebpf.ExecEvent) {
-		switch {
-		case e.Ret != 0 && !in.IncludeFailed,
-			in.PID > 0 && e.PPID != uint32(in.PID),
-			in.UID != nil && e.UID != uint32(*in.UID),
-			re != nil && !re.MatchString(e.Comm) && !re.MatchString(filepath.Base(e.Filename)):
-			return
-		}
-		out.Total++
-		if e.Ret != 0 {
-			out.Failed++
-		}
-		if len(out.Execs) >= maxRecords {
-			return
-		}
-		row := execRow{PID: e.PID, PPID: e.PPID, UID: e.UID, Comm: e.Comm, Filename: e.Filename, Args: e.Args,
-			ArgsTruncated: e.ArgsTruncated, Error: errnoName(int64(e.Ret))}
-		if row.Args == nil {
-			row.Args = []string{}
-		}
-		if in.IncludeTimestamps {
-			t := relSeconds(e.Time, start)
-			row.Time = &t
-		}
-		out.Execs = append(out.Execs, row)
-	})
-	if err != nil {
-		return execOut{}, failed(err)
-	}
-	out.Lost = lost
-	if out.Total > len(out.Execs) {
-		call.Warn("%d execs matched; the first %d are listed", out.Total, len(out.Execs))
-	}
+	fitAnswer(&out, call.DataBudget(), nil, tables)
 	return out, nil
 }

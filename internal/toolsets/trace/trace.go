@@ -39,7 +39,8 @@ func (s *Set) Toolset() tool.Toolset {
 	}
 }
 
-// maxRecords bounds the events a result lists; the rest are counted.
+// maxRecords bounds the records a result lists, sampled over the whole
+// window (listing.go); the answer may list fewer to fit the output cap.
 const maxRecords = 500
 
 // ebpfPreflight is ebpf.Preflight; tests replace it to play a host
