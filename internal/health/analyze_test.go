@@ -38,9 +38,10 @@ func memLimited(pct float64, ooms uint64) hostinfo.MemoryLimitedCgroup {
 }
 
 func ioLimited(pct float64) hostinfo.IOLimitedCgroup {
-	return hostinfo.IOLimitedCgroup{Cgroup: "/backup", Source: "/sys/fs/cgroup/blkio/backup", Device: "vda", Limits: hostinfo.DeviceIOLimits{WriteIOPS: 80},
-		WritesPerSec: pct * 0.8, LimitUsedPercent: pct, Limit: "write_iops", LimitFile: "blkio.throttle.write_iops_device",
-		Processes: []hostinfo.CgroupProcess{{PID: 99, Comm: "dd"}}}
+	dir := "/sys/fs/cgroup/blkio/backup"
+	return hostinfo.IOLimitedCgroup{Cgroup: "/backup", Source: dir, CgroupIODevice: hostinfo.CgroupIODevice{Device: "vda", MajorMinor: "254:0",
+		WritesPerSec: pct * 0.8, Limits: []hostinfo.IOLimit{{Kind: "write_iops", Limit: 80, Rate: pct * 0.8, UsedPercent: pct, File: dir + "/blkio.throttle.write_iops_device"}}},
+		LimitUsedPercent: pct, Limit: "write_iops", Processes: []hostinfo.CgroupProcess{{PID: 99, Comm: "dd"}}}
 }
 
 // Every resource and threshold: each case sets one reading and expects
@@ -138,7 +139,7 @@ func TestAnalyzeUSE(t *testing.T) {
 		}, "disk", "psi_io_some_percent", "critical", "io_limit", []string{"cgroup /backup is held at its write_iops limit on vda"}},
 		{"io limit: critical, named with its file", func(s *hostinfo.PerfSnapshot) {
 			s.Cgroups.IOLimited = []hostinfo.IOLimitedCgroup{ioLimited(100)}
-		}, "disk", "io_limit_used_percent", "critical", "io_limit", []string{"cgroup /backup does 80.0 writes/s on vda, 100% of its write_iops limit of 80 (blkio.throttle.write_iops_device)", "vda 5% busy", "pid 99 (dd)"}},
+		}, "disk", "io_limit_used_percent", "critical", "io_limit", []string{"cgroup /backup writes 80.0 I/Os/s on vda, 100% of its limit of 80 (blkio.throttle.write_iops_device)", "vda 5% busy", "pid 99 (dd)"}},
 
 		{"link busy: warning", func(s *hostinfo.PerfSnapshot) { s.Network.Interfaces[0].UtilizationPercent = 75 }, "network", "network_utilization_percent", "warning", "", nil},
 		{"drops: warning", func(s *hostinfo.PerfSnapshot) { s.Network.Interfaces[0].RxDropped = 3 }, "network", "network_drops_per_sec", "warning", "", nil},

@@ -114,27 +114,15 @@ func (j *judge) ioLimits() []finding {
 	}
 	var out []finding
 	for _, l := range j.s.Cgroups.IOLimited {
-		rate, limit, unit := ioLimitRate(l)
+		lim := l.Nearest()
+		verb, rate, limit := limitFigures(lim)
 		f := check("disk", "saturation", ThreshIOLimit, ThreshIOLimit.Metric, l.LimitUsedPercent,
-			fmt.Sprintf("cgroup %s does %.1f %s on %s, %.0f%% of its %s limit of %d (%s): the limit paces its I/O, not the disk (%s %.0f%% busy)%s",
-				l.Cgroup, rate, unit, l.Device, l.LimitUsedPercent, l.Limit, limit, l.LimitFile, l.Device, busy[l.Device], processes(l.Processes, false)))
+			fmt.Sprintf("cgroup %s %s %s on %s, %.0f%% of its limit of %s (%s): the limit paces its I/O, not the disk (%s %.0f%% busy)%s",
+				l.Cgroup, verb, rate, l.Device, l.LimitUsedPercent, limit, lim.Setting(), l.Device, busy[l.Device], processes(l.Processes, false)))
 		f.Cause = &Cause{Kind: CauseIOLimit, Cgroup: l.Cgroup, IO: &l}
 		out = append(out, f)
 	}
 	return out
-}
-
-// ioLimitRate is the rate and limit l.Limit names, and their unit.
-func ioLimitRate(l hostinfo.IOLimitedCgroup) (float64, uint64, string) {
-	switch l.Limit {
-	case "read_bps":
-		return l.ReadBytesPerSec, l.Limits.ReadBPS, "bytes/s read"
-	case "write_bps":
-		return l.WriteBytesPerSec, l.Limits.WriteBPS, "bytes/s written"
-	case "read_iops":
-		return l.ReadsPerSec, l.Limits.ReadIOPS, "reads/s"
-	}
-	return l.WritesPerSec, l.Limits.WriteIOPS, "writes/s"
 }
 
 // processes names a cgroup's processes for a detail line.

@@ -76,20 +76,27 @@ func ioLimitFindings(io *hostinfo.CgroupIO) []finding {
 	var fs []finding
 	for _, d := range io.Devices {
 		for _, l := range d.Limits {
-			verb := "reads"
-			if strings.HasPrefix(l.Kind, "write") {
-				verb = "writes"
-			}
-			rate, limit := fmt.Sprintf("%.1f I/Os/s", l.Rate), fmt.Sprintf("%d", l.Limit)
-			if strings.HasSuffix(l.Kind, "_bps") {
-				rate, limit = num.IEC(uint64(l.Rate))+"/s", num.IEC(l.Limit)+"/s"
-			}
+			verb, rate, limit := limitFigures(l)
 			fs = append(fs, check("cgroup", "saturation", ThreshIOLimit, ThreshIOLimit.Metric, l.UsedPercent,
 				fmt.Sprintf("%s %s %s against a limit of %s in %s (%.0f%%): its I/O waits on the cgroup's throttle",
 					d.Device, verb, rate, limit, l.Setting(), l.UsedPercent)))
 		}
 	}
 	return fs
+}
+
+// limitFigures says a throttle limit and the cgroup's rate against it as
+// an operator reads them: reads or writes, and bytes per second in binary
+// units or I/Os per second. Both cgroup verdicts word a limit this way.
+func limitFigures(l hostinfo.IOLimit) (verb, rate, limit string) {
+	verb = "reads"
+	if strings.HasPrefix(l.Kind, "write") {
+		verb = "writes"
+	}
+	if strings.HasSuffix(l.Kind, "_bps") {
+		return verb, num.IEC(uint64(l.Rate)) + "/s", num.IEC(l.Limit) + "/s"
+	}
+	return verb, fmt.Sprintf("%.1f I/Os/s", l.Rate), fmt.Sprintf("%d", l.Limit)
 }
 
 // scope says whose numbers from are: the cgroup's, or the whole host's when

@@ -68,25 +68,30 @@ type MemoryLimitedCgroup struct {
 	Processes     []CgroupProcess `json:"processes" jsonschema:"its processes (and its children's), largest resident set first (at most 5)"`
 }
 
-// IOLimitedCgroup is one cgroup's I/O on one device with a limit.
+// IOLimitedCgroup is one cgroup's I/O on one device with a limit: the
+// device as perf_cgroup_summary shows it (totals, rates over the interval,
+// and each limit with the rate against it and the file it is set in), and
+// the limit it came nearest.
 type IOLimitedCgroup struct {
-	Cgroup string         `json:"cgroup" jsonschema:"path inside its hierarchy"`
-	Source string         `json:"source" jsonschema:"the directory whose limit and counter files were read"`
-	Device string         `json:"device"`
-	Limits DeviceIOLimits `json:"limits" jsonschema:"bytes and I/Os per second allowed; absent is no limit"`
-	// Rates over the interval, from blkio.throttle.io_service_bytes and
-	// io_serviced (v1) or io.stat (v2).
-	ReadBytesPerSec  float64 `json:"read_bytes_per_sec"`
-	WriteBytesPerSec float64 `json:"write_bytes_per_sec"`
-	ReadsPerSec      float64 `json:"reads_per_sec"`
-	WritesPerSec     float64 `json:"writes_per_sec"`
-	// LimitUsedPercent is the highest share of one of its limits that the
-	// interval's rate reached, and Limit names it (write_iops...): at 100
-	// the device would take more, the limit holds the cgroup back.
+	Cgroup string `json:"cgroup" jsonschema:"path inside its hierarchy"`
+	Source string `json:"source" jsonschema:"the directory whose limit and counter files were read"`
+	CgroupIODevice
+	// LimitUsedPercent is the highest used_percent of its limits, and Limit
+	// names that limit's kind: at 100 the device would take more, the limit
+	// holds the cgroup back.
 	LimitUsedPercent float64         `json:"limit_used_percent"`
-	Limit            string          `json:"limit" jsonschema:"read_bps, write_bps, read_iops or write_iops"`
-	LimitFile        string          `json:"limit_file" jsonschema:"the file the limit was read from: blkio.throttle.<limit>_device (v1) or io.max (v2)"`
+	Limit            string          `json:"limit" jsonschema:"the kind of the limit nearest: read_bps, write_bps, read_iops or write_iops"`
 	Processes        []CgroupProcess `json:"processes" jsonschema:"its processes (and its children's), most CPU time first (at most 5)"`
+}
+
+// Nearest is the limit Limit names: the one the cgroup came nearest.
+func (c IOLimitedCgroup) Nearest() IOLimit {
+	for _, l := range c.Limits {
+		if l.Kind == c.Limit {
+			return l
+		}
+	}
+	return IOLimit{Kind: c.Limit}
 }
 
 // limitedSection computes PerfCgroups between two scans dt seconds apart;
@@ -133,29 +138,18 @@ func limitedSection(a, b cgroupLimits, dt float64) *PerfCgroups {
 	c.MemoryLimited = c.MemoryLimited[:min(len(c.MemoryLimited), maxLimited)]
 
 	for key, r := range b.io {
-		prev := map[string]ioStat{}
-		for _, s := range a.io[key].stats {
-			prev[s.Dev] = s
+		before, ok := a.io[key]
+		if !ok {
+			before = r // made during the interval: no growth to report
 		}
-		now := map[string]ioStat{}
-		for _, s := range r.stats {
-			now[s.Dev] = s
-		}
-		for dev, l := range r.limits {
-			x, p := now[dev], prev[dev]
-			if _, ok := a.io[key]; !ok {
-				p = x
+		name := func(dev string) string { return cmp.Or(r.names[dev], dev) }
+		for _, d := range ioDevicesOver(before.sample, r.sample, dt, name) {
+			if len(d.Limits) == 0 {
+				continue // a device it uses without a limit
 			}
-			rate := func(from, to uint64) float64 { return num.Round2(float64(delta(from, to)) / dt) }
-			row := IOLimitedCgroup{Cgroup: r.cgroup, Source: r.dir, Device: cmp.Or(r.names[dev], dev), Limits: l,
-				ReadBytesPerSec: rate(p.RBytes, x.RBytes), WriteBytesPerSec: rate(p.WBytes, x.WBytes),
-				ReadsPerSec: rate(p.RIOs, x.RIOs), WritesPerSec: rate(p.WIOs, x.WIOs), Processes: []CgroupProcess{}}
-			row.LimitUsedPercent, row.Limit = nearestLimit(row)
-			row.LimitFile = "io.max"
-			if !r.v2 {
-				row.LimitFile = "blkio.throttle." + row.Limit + "_device"
-			}
-			c.IOLimited = append(c.IOLimited, row)
+			nearest := slices.MaxFunc(d.Limits, func(x, y IOLimit) int { return cmp.Compare(x.UsedPercent, y.UsedPercent) })
+			c.IOLimited = append(c.IOLimited, IOLimitedCgroup{Cgroup: r.cgroup, Source: r.dir, CgroupIODevice: d,
+				LimitUsedPercent: nearest.UsedPercent, Limit: nearest.Kind, Processes: []CgroupProcess{}})
 		}
 	}
 	slices.SortFunc(c.IOLimited, func(x, y IOLimitedCgroup) int {
@@ -163,24 +157,4 @@ func limitedSection(a, b cgroupLimits, dt float64) *PerfCgroups {
 	})
 	c.IOLimited = c.IOLimited[:min(len(c.IOLimited), maxLimited)]
 	return c
-}
-
-// nearestLimit is the highest share of a limit that row's rates reached,
-// and that limit's name.
-func nearestLimit(row IOLimitedCgroup) (float64, string) {
-	best, name := 0.0, ""
-	for _, x := range []struct {
-		name  string
-		limit uint64
-		rate  float64
-	}{{"read_bps", row.Limits.ReadBPS, row.ReadBytesPerSec}, {"write_bps", row.Limits.WriteBPS, row.WriteBytesPerSec},
-		{"read_iops", row.Limits.ReadIOPS, row.ReadsPerSec}, {"write_iops", row.Limits.WriteIOPS, row.WritesPerSec}} {
-		if x.limit == 0 {
-			continue
-		}
-		if pct := x.rate / float64(x.limit) * 100; name == "" || pct > best {
-			best, name = pct, x.name
-		}
-	}
-	return num.Round2(best), name
 }

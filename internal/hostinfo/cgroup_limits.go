@@ -47,13 +47,13 @@ type memLimitReading struct {
 	oomKills, limitHits        uint64 // oom_kill; v1 failcnt, v2 memory.events max
 }
 
-// ioLimitReading is a cgroup's block I/O limits and counters per device.
+// ioLimitReading is a cgroup's block I/O limits and counters, read as
+// perf_cgroup_summary reads them (cgroup_io.go), and the names of the
+// devices it has limits on.
 type ioLimitReading struct {
 	cgroup, dir string
-	v2          bool
-	limits      map[string]DeviceIOLimits // by major:minor
-	names       map[string]string         // major:minor -> the device's name
-	stats       []ioStat
+	sample      CgroupIOSample
+	names       map[string]string // major:minor -> the device's name
 }
 
 // readCgroupLimits walks every mounted cgroup hierarchy. Without cgroups
@@ -90,8 +90,8 @@ func (h *Host) readCgroupLimits() cgroupLimits {
 			if blk {
 				if r, ok := limitIO(dir, v2); ok {
 					r.cgroup, r.names = cg, map[string]string{}
-					for dev := range r.limits {
-						r.names[dev] = h.blockName(dev)
+					for _, x := range r.sample.limits {
+						r.names[x.Dev] = h.blockName(x.Dev)
 					}
 					l.io[key] = r
 				}
@@ -217,68 +217,17 @@ func limitMemory(dir string, v2 bool) (memLimitReading, bool) {
 	return r, true
 }
 
-// blkioLimitFiles are blkio's limit files, in DeviceIOLimits' order.
-var blkioLimitFiles = []string{"blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device",
-	"blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device"}
-
 // limitIO reads a cgroup's block I/O limits and, when it has any, its
-// I/O counters: v2 io.max and io.stat; v1 the blkio.throttle.*_device
-// files, blkio.throttle.io_service_bytes and io_serviced.
+// I/O counters, through the readers of perf_cgroup_summary: v2 io.max and
+// io.stat; v1 the blkio.throttle.*_device files,
+// blkio.throttle.io_service_bytes and io_serviced.
 func limitIO(dir string, v2 bool) (ioLimitReading, bool) {
-	r := ioLimitReading{dir: dir, v2: v2, limits: map[string]DeviceIOLimits{}}
-	if v2 {
-		b, err := os.ReadFile(filepath.Join(dir, "io.max"))
-		if err != nil {
-			return r, false
-		}
-		ls, err := parseIOMaxLines(b)
-		if err != nil {
-			return r, false
-		}
-		for dev, l := range ls {
-			if l.any() {
-				r.limits[dev] = l
-			}
-		}
-		if len(r.limits) == 0 {
-			return r, false
-		}
-		if b, err := os.ReadFile(filepath.Join(dir, "io.stat")); err == nil {
-			r.stats, _ = parseIOStat(b)
-		}
-		return r, true
-	}
-	for i, name := range blkioLimitFiles {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			return r, false
-		}
-		ls, err := parseBlkioLimitLines(b)
-		if err != nil {
-			return r, false
-		}
-		for dev, v := range ls {
-			l := r.limits[dev]
-			switch i {
-			case 0:
-				l.ReadBPS = v
-			case 1:
-				l.WriteBPS = v
-			case 2:
-				l.ReadIOPS = v
-			case 3:
-				l.WriteIOPS = v
-			}
-			r.limits[dev] = l
-		}
-	}
-	if len(r.limits) == 0 {
+	r := ioLimitReading{dir: dir}
+	var src CgroupSource // the files read; the scan's rows name the directory
+	r.sample.readLimits(&src, dir, v2)
+	if len(r.sample.limits) == 0 {
 		return r, false
 	}
-	bb, err1 := os.ReadFile(filepath.Join(dir, "blkio.throttle.io_service_bytes"))
-	ob, err2 := os.ReadFile(filepath.Join(dir, "blkio.throttle.io_serviced"))
-	if err1 == nil && err2 == nil {
-		r.stats, _ = parseBlkioV1(bb, ob)
-	}
+	r.sample.readCounters(&src, dir, v2)
 	return r, true
 }

@@ -68,9 +68,11 @@ func TestCgroupLimitsHybridFixture(t *testing.T) {
 		t.Errorf("memory limited (-want +got):\n%s", diff)
 	}
 	// 392 writes (1568 KiB) in 4.839 s: 81 a second, at its limit of 80.
-	wantIO := []IOLimitedCgroup{{Cgroup: cg, Source: root + "blkio" + cg, Device: "vda", Limits: DeviceIOLimits{WriteIOPS: 80},
-		WriteBytesPerSec: 331806.96, WritesPerSec: 81.01, LimitUsedPercent: 101.26, Limit: "write_iops",
-		LimitFile: "blkio.throttle.write_iops_device",
+	blkio := root + "blkio" + cg
+	wantIO := []IOLimitedCgroup{{Cgroup: cg, Source: blkio, CgroupIODevice: CgroupIODevice{Device: "vda", MajorMinor: "254:0",
+		WriteBytes: 2658304, Writes: 649, WriteBytesPerSec: 331806.96, WritesPerSec: 81.01,
+		Limits: []IOLimit{{Kind: "write_iops", Limit: 80, Rate: 81.01, UsedPercent: 101.26, File: blkio + "/blkio.throttle.write_iops_device"}}},
+		LimitUsedPercent: 101.26, Limit: "write_iops",
 		Processes: []CgroupProcess{{PID: 1475, Comm: "dd", CPUSeconds: 0.03, RSSBytes: 419 * page}}}}
 	if diff := cmp.Diff(wantIO, c.IOLimited); diff != "" {
 		t.Errorf("io limited (-want +got):\n%s", diff)
@@ -117,8 +119,10 @@ func TestCgroupLimitsV2Fixture(t *testing.T) {
 	if diff := cmp.Diff(wantMem, c.MemoryLimited); diff != "" {
 		t.Errorf("memory limited (-want +got):\n%s", diff)
 	}
-	wantIO := []IOLimitedCgroup{{Cgroup: cg, Source: dir, Device: "vda", Limits: DeviceIOLimits{WriteBPS: 10 << 20},
-		WriteBytesPerSec: 10 << 20, WritesPerSec: 2560, LimitUsedPercent: 100, Limit: "write_bps", LimitFile: "io.max", Processes: procs}}
+	wantIO := []IOLimitedCgroup{{Cgroup: cg, Source: dir, CgroupIODevice: CgroupIODevice{Device: "vda", MajorMinor: "254:0",
+		ReadBytes: 1 << 20, WriteBytes: 520 << 20, Reads: 256, Writes: 133120, WriteBytesPerSec: 10 << 20, WritesPerSec: 2560,
+		Limits: []IOLimit{{Kind: "write_bps", Limit: 10 << 20, Rate: 10 << 20, UsedPercent: 100, File: dir + "/io.max"}}},
+		LimitUsedPercent: 100, Limit: "write_bps", Processes: procs}}
 	if diff := cmp.Diff(wantIO, c.IOLimited); diff != "" {
 		t.Errorf("io limited (-want +got):\n%s", diff)
 	}

@@ -29,3 +29,16 @@ func TestParseKmsgOOM(t *testing.T) {
 		t.Errorf("OOM kills (-want +got):\n%s", diff)
 	}
 }
+
+// Whatever the kernel log holds, every victim found has a pid.
+func FuzzParseKmsgOOM(f *testing.F) {
+	f.Add([]byte("6,610,8252518863,-;oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=/,mems_allowed=0,oom_memcg=/x,task_memcg=/x,task=a,b,pid=1,uid=0\n" +
+		"3,611,8252518899,-;Memory cgroup out of memory: Killed process 1 (a,b) total-vm:57528kB, anon-rss:47744kB, file-rss:6680kB\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, k := range parseKmsgOOM(b) {
+			if k.PID < 1 {
+				t.Fatalf("victim with pid %d from %q", k.PID, b)
+			}
+		}
+	})
+}

@@ -173,7 +173,8 @@ func TestScenarioIOLimitNamedAsCause(t *testing.T) {
 	window := float64(u.IntervalMS) / 1000
 	writes := l.WritesPerSec * window
 	outer := float64(after - before)
-	if l.Limits.WriteIOPS != 80 || l.Limit != "write_iops" || l.LimitFile != "blkio.throttle.write_iops_device" || !hasPID(l.Processes, writer.Process.Pid) {
+	if n := l.Nearest(); n.Limit != 80 || n.Kind != "write_iops" || n.File != filepath.Join(dir, "blkio.throttle.write_iops_device") ||
+		l.MajorMinor != dev || !hasPID(l.Processes, writer.Process.Pid) {
 		t.Errorf("the limited cgroup's reading: %+v", l)
 	}
 	// The interval lies inside the test's readings, and blk-throttle lets
