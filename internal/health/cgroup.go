@@ -47,20 +47,24 @@ func AnalyzeCgroup(s *hostinfo.CgroupSummary) UseSummary {
 			fmt.Sprintf("%d tasks of %d allowed", p.Current, *p.Max)))
 	}
 	fs = append(fs, ioLimitFindings(s.IO)...)
-	if p := s.PressureWindow; p != nil { // the cgroup's own files; the host's pressure is never judged as its
+	// Only the cgroup's own pressure files are judged (pressure_window: the
+	// v2 root's, which are the host's, give none); in a cgroup namespace,
+	// whose root they may be, scope files them as host-wide.
+	if p := s.PressureWindow; p != nil {
 		secs := float64(s.IntervalMS) / 1000
 		for _, r := range []struct {
-			name string
-			w    *hostinfo.PSIWindow
-		}{{"cpu", p.CPU}, {"memory", p.Memory}, {"io", p.IO}} {
+			name, hostResource string
+			w                  *hostinfo.PSIWindow
+		}{{"cpu", "cpu", p.CPU}, {"memory", "memory", p.Memory}, {"io", "disk", p.IO}} {
 			if r.w == nil {
 				continue
 			}
-			fs = append(fs, check("cgroup", "saturation", ThreshPSISome, fmt.Sprintf(ThreshPSISome.Metric, r.name), r.w.SomePercent,
-				fmt.Sprintf("PSI %s some %.1f%% of the %.1f s interval in this cgroup (avg10 %.1f%%)", r.name, r.w.SomePercent, secs, r.w.SomeAvg10)))
+			res, where := scope(p.From, r.hostResource)
+			fs = append(fs, check(res, "saturation", ThreshPSISome, fmt.Sprintf(ThreshPSISome.Metric, r.name), r.w.SomePercent,
+				fmt.Sprintf("PSI %s some %.1f%% of the %.1f s interval %s (avg10 %.1f%%)", r.name, r.w.SomePercent, secs, where, r.w.SomeAvg10)))
 			if r.name != "cpu" || r.w.FullTotalUS > 0 { // a cgroup's cpu full is meaningful (5.13+), the host's is not
-				fs = append(fs, check("cgroup", "saturation", ThreshPSIFull, fmt.Sprintf(ThreshPSIFull.Metric, r.name), r.w.FullPercent,
-					fmt.Sprintf("PSI %s full %.1f%% of the %.1f s interval in this cgroup (avg10 %.1f%%)", r.name, r.w.FullPercent, secs, r.w.FullAvg10)))
+				fs = append(fs, check(res, "saturation", ThreshPSIFull, fmt.Sprintf(ThreshPSIFull.Metric, r.name), r.w.FullPercent,
+					fmt.Sprintf("PSI %s full %.1f%% of the %.1f s interval %s (avg10 %.1f%%)", r.name, r.w.FullPercent, secs, where, r.w.FullAvg10)))
 			}
 		}
 	}

@@ -56,6 +56,7 @@ func TestAnalyzeNet(t *testing.T) {
 func TestAnalyzeCgroup(t *testing.T) {
 	t.Parallel()
 	quota, limit, pids := 0.5, uint64(1<<30), uint64(100)
+	own := []hostinfo.CgroupSource{{Hierarchy: "v2", Cgroup: "/x", Files: []string{"/sys/fs/cgroup/x/memory.pressure"}}}
 	base := func() hostinfo.CgroupSummary {
 		return hostinfo.CgroupSummary{IntervalMS: 2000,
 			CPU:    &hostinfo.CgroupCPU{QuotaCPUs: &quota, ThrottledPercent: 1, UsagePercent: 20},
@@ -79,11 +80,15 @@ func TestAnalyzeCgroup(t *testing.T) {
 		{"oom kills since creation", "oom_kills", StatusWarning, func(s *hostinfo.CgroupSummary) { s.Memory.OOMKills = 2 }, "2 processes OOM-killed"},
 		{"tasks: critical", "pids_limit_used_percent", StatusCritical, func(s *hostinfo.CgroupSummary) { s.PIDs.Current = 95 }, "95 tasks of 100 allowed"},
 		{"own pressure: critical", "psi_memory_some_percent", StatusCritical, func(s *hostinfo.CgroupSummary) {
-			s.PressureWindow = &hostinfo.CgroupPressureWindow{Source: "/sys/fs/cgroup/x", Memory: &hostinfo.PSIWindow{SomePercent: 40, SomeAvg10: 2}}
+			s.PressureWindow = &hostinfo.CgroupPressureWindow{From: own, Memory: &hostinfo.PSIWindow{SomePercent: 40, SomeAvg10: 2}}
 		}, "PSI memory some 40.0% of the 2.0 s interval in this cgroup"},
 		{"own pressure: a burst that ended", "", StatusHealthy, func(s *hostinfo.CgroupSummary) {
-			s.PressureWindow = &hostinfo.CgroupPressureWindow{Source: "/sys/fs/cgroup/x", CPU: &hostinfo.PSIWindow{SomePercent: 0.5, SomeAvg10: 60}}
+			s.PressureWindow = &hostinfo.CgroupPressureWindow{From: own, CPU: &hostinfo.PSIWindow{SomePercent: 0.5, SomeAvg10: 60}}
 		}, ""},
+		{"pressure read at a root: the host's", "psi_io_some_percent", StatusCritical, func(s *hostinfo.CgroupSummary) {
+			s.PressureWindow = &hostinfo.CgroupPressureWindow{From: []hostinfo.CgroupSource{{Hierarchy: "v2", Cgroup: "/", HostWide: true}},
+				IO: &hostinfo.PSIWindow{SomePercent: 30}}
+		}, "PSI io some 30.0% of the 2.0 s interval host-wide (read at the root cgroup, not this cgroup's own)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -137,11 +137,13 @@ func TestCgroupPressureWindowFixture(t *testing.T) {
 		return New(Roots{Proc: dir + "/proc", Sys: dir + "/sys", RootFS: dir})
 	}
 	const cg = "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod9e1d.slice/cri-containerd-77c2.scope"
+	dir := "testdata/limits-v2/b/sys/fs/cgroup" + cg
 	for _, tc := range []struct {
 		path string
 		want *CgroupPressureWindow
 	}{
-		{cg, &CgroupPressureWindow{Source: "testdata/limits-v2/b/sys/fs/cgroup" + cg,
+		{cg, &CgroupPressureWindow{
+			From: []CgroupSource{{Hierarchy: "v2", Cgroup: cg, Files: []string{dir + "/cpu.pressure", dir + "/memory.pressure", dir + "/io.pressure"}}},
 			CPU: &PSIWindow{SomePercent: 35, FullPercent: 25, SomeStallUS: 700000, FullStallUS: 500000, SomeTotalUS: 61700000, FullTotalUS: 52500000,
 				SomeAvg10: 30, SomeAvg60: 20, FullAvg10: 25, FullAvg60: 15},
 			Memory: &PSIWindow{SomePercent: 2.5, FullPercent: 1, SomeStallUS: 50000, FullStallUS: 20000, SomeTotalUS: 9150000, FullTotalUS: 8020000,

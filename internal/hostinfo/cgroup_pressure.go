@@ -8,12 +8,13 @@ import (
 
 // CgroupPressureWindow is a cgroup's own stall over the interval, from the
 // growth of the total= counters of its v2 <resource>.pressure files, judged
-// like the host's (see PSIWindow).
+// like the host's (see PSIWindow). From names the files read, as in every
+// section of a cgroup summary.
 type CgroupPressureWindow struct {
-	Source string     `json:"source" jsonschema:"the v2 cgroup directory whose cpu.pressure, memory.pressure and io.pressure were read"`
-	CPU    *PSIWindow `json:"cpu,omitempty"`
-	Memory *PSIWindow `json:"memory,omitempty"`
-	IO     *PSIWindow `json:"io,omitempty"`
+	From   []CgroupSource `json:"from"`
+	CPU    *PSIWindow     `json:"cpu,omitempty"`
+	Memory *PSIWindow     `json:"memory,omitempty"`
+	IO     *PSIWindow     `json:"io,omitempty"`
 }
 
 // ownPressure reads the pressure files of d's own v2 directory. The v2
@@ -40,11 +41,11 @@ func ownPressure(d CgroupDirs) map[string]PSIStats {
 
 // ownPressureWindow is the window between two samples' pressure
 // readings; nil when the cgroup has no pressure files of its own.
-func ownPressureWindow(d CgroupDirs, a, b map[string]PSIStats, dt time.Duration) *CgroupPressureWindow {
+func ownPressureWindow(a, b map[string]PSIStats, dt time.Duration) *CgroupPressureWindow {
 	if len(b) == 0 {
 		return nil
 	}
-	w := &CgroupPressureWindow{Source: d.V2}
+	w := &CgroupPressureWindow{}
 	for res, after := range b {
 		before, ok := a[res]
 		if !ok {

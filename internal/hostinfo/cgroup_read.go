@@ -126,7 +126,7 @@ func (h *Host) BuildCgroupSummary(d CgroupDirs, a, b CgroupSample) (CgroupSummar
 	s.Memory = cgroupMemory(d, &w)
 	s.Pressure = cgroupPressure(d)
 	s.PIDs = cgroupPIDs(d)
-	s.PressureWindow = ownPressureWindow(d, a.psi, b.psi, b.Time.Sub(a.Time))
+	s.PressureWindow = ownPressureWindow(a.psi, b.psi, b.Time.Sub(a.Time))
 	aio, bio := a.io, b.io
 	aio.Time, bio.Time = a.Time, b.Time // one interval for every rate
 	if s.IO = h.CgroupIOOver(aio, bio); s.IO == nil {

@@ -78,6 +78,9 @@ func (d CgroupDirs) attachSources(s *CgroupSummary) {
 	if p := s.Pressure; p != nil {
 		p.From = found(d.source("v2", d.V2, "cpu.pressure", "memory.pressure", "io.pressure"))
 	}
+	if p := s.PressureWindow; p != nil {
+		p.From = found(d.source("v2", d.V2, "cpu.pressure", "memory.pressure", "io.pressure"))
+	}
 	if p := s.PIDs; p != nil {
 		key, dir := "pids", d.V1["pids"]
 		if d.V2 != "" && exists(filepath.Join(d.V2, "pids.current")) {

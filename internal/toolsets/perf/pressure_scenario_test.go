@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -82,7 +83,7 @@ func TestScenarioCgroupPressureWindow(t *testing.T) {
 	after := total()
 
 	w := c.PressureWindow
-	if w == nil || w.Source != dir || w.CPU == nil {
+	if w == nil || len(w.From) != 1 || w.From[0].HostWide || !slices.Contains(w.From[0].Files, pressure) || w.CPU == nil {
 		t.Fatalf("the cgroup's own pressure: %+v (dirs %+v)", w, c.CgroupDirs)
 	}
 	// The interval lies between the test's readings: its stall is within
