@@ -3,17 +3,47 @@
 
 GO      ?= go
 BIN     ?= bin/hostmcp
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X main.version=$(VERSION)
+# A release build may name its semantic version (VERSION=v1.2.3); otherwise
+# the binary reports internal/buildinfo's Release and the commit below.
+VERSION ?=
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -modified)
+LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 export CGO_ENABLED = 0
 
-.PHONY: deps build triage test lint docs bench fuzz ci generate
+PREFIX  ?= /usr/local
+DESTDIR ?=
+# Every file in the .deb and the image carries the commit's time, so two
+# builds of one commit are the same bytes.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+export SOURCE_DATE_EPOCH
+
+.PHONY: deps build triage test lint docs bench fuzz ci generate install deb image
 
 deps:
 	scripts/deps.sh
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/hostmcp
+
+# The binary, the man page, the example configuration and the shell
+# completions under $(DESTDIR)$(PREFIX). The service is the .deb's (make deb).
+install: build
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/hostmcp
+	install -D -m 0644 docs/hostmcp.1 $(DESTDIR)$(PREFIX)/share/man/man1/hostmcp.1
+	install -D -m 0644 hostmcp.example.toml $(DESTDIR)$(PREFIX)/share/doc/hostmcp/hostmcp.example.toml
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	$(BIN) completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/hostmcp
+	$(BIN) completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_hostmcp
+
+# dist/hostmcp_VERSION_ARCH.deb: the binary, hostmcp.service, the man page,
+# completions and /etc/hostmcp/hostmcp.toml as a conffile (packaging/).
+deb: build
+	$(GO) run ./packaging deb -binary $(BIN) -out dist
+
+# dist/hostmcp_VERSION_ARCH.oci.tar: an OCI image of the static binary,
+# built without a container daemon (podman load -i, docker load -i).
+image: build
+	$(GO) run ./packaging image -binary $(BIN) -out dist
 
 # The main job: a short health report of this machine.
 triage: deps build

@@ -44,6 +44,10 @@ want sqlite3 sqlite3                                         # ... tested under 
 want dbus-daemon dbus-daemon                                 # sys_services' private test bus
 want systemd /usr/bin/journalctl                             # sys_logs
 want systemd-journal-remote /lib/systemd/systemd-journal-remote # writes the journal sys_logs tests read
+want zsh zsh                                                 # the zsh completion script is loaded by zsh in tests
+want groff-base groff                                        # the man page is rendered in tests
+want man-db man                                              # ... and found by man after the .deb installs it
+want systemd systemd-analyze                                 # the unit is verified by systemd-analyze
 # `scripts/deps.sh generate` (make generate) also installs what rebuilds the
 # committed eBPF objects; building and testing never need it.
 if [ "${1:-}" = generate ]; then

@@ -7,32 +7,25 @@ import (
 	"fmt"
 	"os/signal"
 	"syscall"
+
+	"github.com/hostmcp/hostmcp/internal/cli"
 )
 
 // callCmd runs one tool in-process and prints its envelope; it exits 1 when
 // the result is an error, so scripts can branch on it.
-func callCmd(args []string, s stdio) int {
-	c := newCommon("call", s)
-	if err := c.fs.Parse(args); err != nil {
-		return 2
-	}
-	pos := c.fs.Args()
-	if len(pos) < 1 || len(pos) > 2 {
-		fmt.Fprintln(s.err, "usage: hostmcp call [flags] TOOL [JSON-ARGUMENTS]")
-		return 2
-	}
+func callCmd(p *cli.Parsed, s stdio) int {
 	raw := json.RawMessage("{}")
-	if len(pos) == 2 {
-		raw = json.RawMessage(pos[1])
+	if len(p.Args) == 2 {
+		raw = json.RawMessage(p.Args[1])
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	a, ok := c.open(ctx, s, quietLogger(s))
+	a, ok := open(ctx, p, s)
 	if !ok {
 		return 1
 	}
 	defer a.Close()
-	res, err := a.Server.Call(ctx, pos[0], raw)
+	res, err := a.Server.Call(ctx, p.Args[0], raw)
 	if err != nil {
 		fmt.Fprintf(s.err, "hostmcp: %v\n", err)
 		return 2

@@ -2,65 +2,55 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
-	"strings"
 
 	"github.com/hostmcp/hostmcp/internal/app"
+	"github.com/hostmcp/hostmcp/internal/cli"
 	"github.com/hostmcp/hostmcp/internal/config"
 )
 
-// rootList collects repeated --root flags.
-type rootList []string
-
-func (r *rootList) String() string     { return strings.Join(*r, ",") }
-func (r *rootList) Set(v string) error { *r = append(*r, v); return nil }
-
-// common are the flags every command that opens the server takes.
-type common struct {
-	fs       *flag.FlagSet
-	flags    config.Flags
-	roots    rootList
-	readOnly bool
+// configFlags are the configuration settings a parsed command line gives:
+// the common flags, and --http and --token-file where the command has them.
+func configFlags(p *cli.Parsed) config.Flags {
+	f := config.Flags{
+		ConfigPath: p.String("config"),
+		Roots:      p.Strings("root"),
+		Toolsets:   p.String("toolsets"),
+		StateDir:   p.String("state-dir"),
+		TokenFile:  p.String("token-file"),
+		LogLevel:   p.String("log-level"),
+	}
+	if p.Command.Name != "client-config" { // its --http is a URL, not an address
+		f.HTTPAddr = p.String("http")
+	}
+	if p.IsSet("read-only") {
+		ro := p.Bool("read-only")
+		f.ReadOnly = &ro
+	}
+	return f
 }
 
-func newCommon(name string, s stdio) *common {
-	c := &common{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
-	c.fs.SetOutput(s.err)
-	c.fs.StringVar(&c.flags.ConfigPath, "config", "", "TOML configuration file")
-	c.fs.Var(&c.roots, "root", "allowed root DIR or DIR:ro (repeatable)")
-	c.fs.StringVar(&c.flags.Toolsets, "toolsets", "", "comma-separated toolsets to serve")
-	c.fs.BoolVar(&c.readOnly, "read-only", false, "serve only read-only tools")
-	c.fs.StringVar(&c.flags.StateDir, "state-dir", "", "directory of the state database")
-	return c
-}
-
-// load loads the configuration the parsed flags point to.
-func (c *common) load() (*config.Config, error) {
-	c.flags.Roots = c.roots
-	c.fs.Visit(func(f *flag.Flag) {
-		if f.Name == "read-only" {
-			c.flags.ReadOnly = &c.readOnly
-		}
-	})
+// loadConfig loads the configuration the parsed flags point to.
+func loadConfig(p *cli.Parsed) (*config.Config, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("finding the working directory: %w", err)
 	}
-	return config.Load(c.flags, os.Getenv, cwd)
+	return config.Load(configFlags(p), os.Getenv, cwd)
 }
 
 // open loads the configuration and opens the app, reporting errors on
-// stderr. The flags must have been parsed.
-func (c *common) open(ctx context.Context, s stdio, log *slog.Logger) (*app.App, bool) {
-	cfg, err := c.load()
+// stderr. quiet keeps the log at warn unless --log-level says otherwise:
+// commands other than serve print their own results on stdout.
+func open(ctx context.Context, p *cli.Parsed, s stdio) (*app.App, bool) {
+	cfg, err := loadConfig(p)
 	if err != nil {
 		fmt.Fprintf(s.err, "hostmcp: %v\n", err)
 		return nil, false
 	}
-	a, err := app.Open(ctx, cfg, versionString(), log)
+	a, err := app.Open(ctx, cfg, buildInfo().Short(), newLogger(s, cfg))
 	if err != nil {
 		fmt.Fprintf(s.err, "hostmcp: %v\n", err)
 		return nil, false
@@ -68,6 +58,8 @@ func (c *common) open(ctx context.Context, s stdio, log *slog.Logger) (*app.App,
 	return a, true
 }
 
-func quietLogger(s stdio) *slog.Logger {
-	return slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: slog.LevelWarn}))
+// newLogger writes the server's log on stderr at the configured level: on
+// stdio, stdout is the protocol.
+func newLogger(s stdio, cfg *config.Config) *slog.Logger {
+	return slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: cfg.SlogLevel()}))
 }

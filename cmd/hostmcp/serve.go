@@ -3,40 +3,28 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
 
+	"github.com/hostmcp/hostmcp/internal/cli"
 	"github.com/hostmcp/hostmcp/internal/httpserve"
 )
 
-func serveCmd(args []string, s stdio) int {
-	c := newCommon("serve", s)
-	httpAddr := c.fs.String("http", "", "serve streamable HTTP on ADDR (host:port) instead of stdio")
-	tokenFile := c.fs.String("token-file", "", "file holding the HTTP bearer token (else env HOSTMCP_TOKEN)")
+func serveCmd(p *cli.Parsed, s stdio) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	// Logs go to stderr: on stdio, stdout is the protocol.
-	log := slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	if err := c.fs.Parse(args); err != nil {
-		return 2
-	}
-	if c.fs.NArg() > 0 {
-		fmt.Fprintf(s.err, "hostmcp serve: unexpected arguments %v\n", c.fs.Args())
-		return 2
-	}
-	c.flags.HTTPAddr, c.flags.TokenFile = *httpAddr, *tokenFile
-	a, ok := c.open(ctx, s, log)
+	a, ok := open(ctx, p, s)
 	if !ok {
 		return 1
 	}
 	defer a.Close()
 	a.RunSweeper(ctx)
 	cfg := a.Config
+	log := newLogger(s, cfg)
 	var err error
 	if cfg.HTTP.Addr == "" {
-		log.Info("serving MCP on stdio", "tools", len(a.Server.Tools()), "state", cfg.StateDir)
+		log.Info("serving MCP on stdio", "version", buildInfo().Short(), "tools", len(a.Server.Tools()), "state", cfg.StateDir)
 		err = a.Server.ServeStdio(ctx, s.in, s.out, cfg.Stdio.MaxMessageBytes)
 	} else {
 		token, terr := cfg.Token(os.Getenv)

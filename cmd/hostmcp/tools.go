@@ -5,24 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/hostmcp/hostmcp/internal/cli"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-func toolsCmd(args []string, s stdio) int {
-	c := newCommon("tools", s)
-	asJSON := c.fs.Bool("json", false, "print the tools/list entries as JSON")
-	asMarkdown := c.fs.Bool("markdown", false, "print the tool reference as Markdown")
-	if err := c.fs.Parse(args); err != nil {
-		return 2
-	}
-	a, ok := c.open(context.Background(), s, quietLogger(s))
+func toolsCmd(p *cli.Parsed, s stdio) int {
+	a, ok := open(context.Background(), p, s)
 	if !ok {
 		return 1
 	}
 	defer a.Close()
 	defs := a.Server.Tools()
 	switch {
-	case *asJSON:
+	case p.Bool("json"):
 		list := make([]any, len(defs))
 		for i, d := range defs {
 			list[i] = d.MCPTool()
@@ -33,7 +28,7 @@ func toolsCmd(args []string, s stdio) int {
 			return 1
 		}
 		fmt.Fprintln(s.out, string(b))
-	case *asMarkdown:
+	case p.Bool("markdown"):
 		fmt.Fprint(s.out, string(tool.Markdown(a.Server.Toolsets())))
 	default:
 		for _, d := range defs {

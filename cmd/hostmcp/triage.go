@@ -6,19 +6,16 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/hostmcp/hostmcp/internal/cli"
 	"github.com/hostmcp/hostmcp/internal/health"
 )
 
 // triageCmd prints a short health report of this machine, verdict first;
 // it exits 1 when perf_info or perf_snapshot failed.
-func triageCmd(args []string, s stdio) int {
-	c := newCommon("triage", s)
-	if err := c.fs.Parse(args); err != nil {
-		return 2
-	}
+func triageCmd(p *cli.Parsed, s stdio) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	a, ok := c.open(ctx, s, quietLogger(s))
+	a, ok := open(ctx, p, s)
 	if !ok {
 		return 1
 	}

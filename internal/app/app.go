@@ -30,6 +30,9 @@ type App struct {
 	Config *config.Config
 	Store  *store.Store
 	Server *server.Server
+	// Exec runs the allowlisted programs; doctor reports where it found
+	// each.
+	Exec *execx.Runner
 
 	toolsets []tool.Toolset
 	children childDirs
@@ -70,7 +73,7 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 		log.Warn(w)
 	}
 	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{}), Calls: &tool.Dispatch{}}
-	a := &App{Config: cfg, Store: st, toolsets: catalog.Toolsets(deps), children: children, log: log}
+	a := &App{Config: cfg, Store: st, Exec: ex, toolsets: catalog.Toolsets(deps), children: children, log: log}
 	a.Server, err = server.New(server.Options{
 		Config:    cfg,
 		Store:     st,

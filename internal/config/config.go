@@ -30,6 +30,7 @@ type Config struct {
 	Process     ProcessConf         `toml:"process"`
 	Bpftrace    BpftraceConf        `toml:"bpftrace"`
 	Load        LoadConf            `toml:"load"`
+	Log         LogConf             `toml:"log"`
 }
 
 // Root is a directory file tools may work in. After Load its Path is

@@ -20,6 +20,7 @@ type Flags struct {
 	StateDir   string
 	HTTPAddr   string
 	TokenFile  string
+	LogLevel   string
 }
 
 // Load builds the configuration: defaults, then the file named by

@@ -18,6 +18,7 @@ const (
 	EnvHTTPAddr      = "HOSTMCP_HTTP_ADDR"
 	EnvTokenFile     = "HOSTMCP_TOKEN_FILE"
 	EnvToken         = "HOSTMCP_TOKEN"
+	EnvLogLevel      = "HOSTMCP_LOG_LEVEL"
 )
 
 // applyEnv overlays the environment. An empty variable counts as unset.
@@ -53,6 +54,9 @@ func (c *Config) applyEnv(env func(string) string, cwd string) error {
 	if v := env(EnvTokenFile); v != "" {
 		c.HTTP.TokenFile = absPath(v, cwd)
 	}
+	if v := env(EnvLogLevel); v != "" {
+		c.Log.Level = v
+	}
 	return nil
 }
 
@@ -83,6 +87,9 @@ func (c *Config) applyFlags(f *Flags, cwd string) error {
 	}
 	if f.TokenFile != "" {
 		c.HTTP.TokenFile = absPath(f.TokenFile, cwd)
+	}
+	if f.LogLevel != "" {
+		c.Log.Level = f.LogLevel
 	}
 	return nil
 }

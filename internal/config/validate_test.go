@@ -27,6 +27,8 @@ func TestValidate(t *testing.T) {
 		{"no state dir", func(c *Config) { c.StateDir = "" }, []string{"state_dir: not set", "--state-dir"}},
 		{"relative state dir", func(c *Config) { c.StateDir = "state" }, []string{`state_dir "state": must be an absolute path`}},
 		{"client roots narrow", func(c *Config) { c.ClientRoots = ClientRootsNarrow }, nil},
+		{"log level", func(c *Config) { c.Log.Level = "DEBUG" }, nil},
+		{"log level unknown", func(c *Config) { c.Log.Level = "verbose" }, []string{`log.level "verbose": want debug, info, warn or error`}},
 		{"client roots unknown", func(c *Config) { c.ClientRoots = "widen" }, []string{`client_roots "widen": want "ignore" or "narrow"`}},
 		{"no roots", func(c *Config) { c.Roots = nil }, []string{"roots: empty; give at least one [[roots]] path"}},
 		{"bad roots", func(c *Config) {

@@ -106,6 +106,7 @@ func (f *inflight) track(next http.Handler, limit int64) http.Handler {
 		defer cancel(nil)
 		var m message
 		if err == nil && int64(len(head)) <= limit && json.Unmarshal(head, &m) == nil {
+			noteMessage(r.Context(), &m)
 			client := clientOf(r)
 			switch {
 			case m.ID != nil:
@@ -122,12 +123,14 @@ func (f *inflight) track(next http.Handler, limit int64) http.Handler {
 	})
 }
 
-// message is the part of a JSON-RPC message tracking reads.
+// message is the part of a JSON-RPC message tracking and the access log
+// read.
 type message struct {
 	ID     *json.RawMessage `json:"id"`
 	Method string           `json:"method"`
 	Params struct {
 		RequestID json.RawMessage `json:"requestId"`
+		Name      string          `json:"name"` // the tool of a tools/call, for the access log
 	} `json:"params"`
 }
 

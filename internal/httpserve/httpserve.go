@@ -82,8 +82,9 @@ func Serve(ctx context.Context, srv *mcp.Server, opts *Options) error {
 	return nil
 }
 
-// Handler routes /mcp, /healthz and /metrics. It is exported for tests that
-// drive it with httptest. It adds a receiving middleware to srv, which ends
+// Handler routes /mcp, /healthz and /metrics, logging each request to
+// opts.Logger when set. It is exported for tests that drive it with
+// httptest. It adds a receiving middleware to srv, which ends
 // a call when its client cancels it or hangs up (see inflight).
 func Handler(srv *mcp.Server, opts *Options) http.Handler {
 	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
@@ -119,5 +120,8 @@ func Handler(srv *mcp.Server, opts *Options) http.Handler {
 	if opts.Metrics != nil {
 		mux.Handle("GET /metrics", auth(opts.Metrics))
 	}
-	return mux
+	if opts.Logger == nil {
+		return mux
+	}
+	return accessLog(opts.Logger, mux)
 }

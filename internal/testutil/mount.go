@@ -22,6 +22,19 @@ func MountTmpfs(t testing.TB, dir string) {
 	undoMount(t, dir)
 }
 
+// Mount mounts source on dir (which must exist) as mount(2) would, for the
+// rest of the test; it needs root and undoes the mount at cleanup, as
+// MountTmpfs does. Tests that need a file system of another kind or size
+// (an overlay, a large tmpfs) use it.
+func Mount(t testing.TB, source, dir, fstype string, flags uintptr, data string) {
+	t.Helper()
+	RequireRoot(t)
+	if err := unix.Mount(source, dir, fstype, flags, data); err != nil {
+		t.Fatalf("mounting %s (%s) on %s: %v", source, fstype, dir, err)
+	}
+	undoMount(t, dir)
+}
+
 // BindMount mounts the directory src on dst (which must exist) for the rest
 // of the test: the same file system seen a second time, so dst has the
 // device number of its parent and only its mount id tells it apart.

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,6 +24,16 @@ type httpServer struct {
 	cmd  *exec.Cmd
 	base string
 	done chan error
+
+	mu     sync.Mutex
+	stderr []string // the server's log lines so far
+}
+
+// logLines are the lines the server has written on stderr so far.
+func (s *httpServer) logLines() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.stderr...)
 }
 
 var listenLine = regexp.MustCompile(`serving MCP over HTTP.*addr=(\S+)`)
@@ -48,6 +59,9 @@ func (e *env) startHTTP(t *testing.T, token string, addr string) *httpServer {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			t.Logf("server: %s", sc.Text())
+			s.mu.Lock()
+			s.stderr = append(s.stderr, sc.Text())
+			s.mu.Unlock()
 			if m := listenLine.FindStringSubmatch(sc.Text()); m != nil {
 				found <- m[1]
 			}

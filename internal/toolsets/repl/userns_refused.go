@@ -55,6 +55,19 @@ func usernsBlocked(proc string) *usernsBlock {
 	return nil
 }
 
+// UserNSCheck says, for hostmcp doctor, whether sessions need a user
+// namespace here (the server is not root) and, if the kernel refuses one,
+// which setting does ("user.max_user_namespaces is 0") and how to lift it.
+func UserNSCheck() (needed bool, blocked, fix string) {
+	if !needsUserNS() {
+		return false, "", ""
+	}
+	if b := usernsBlocked(hostProc); b != nil {
+		return true, b.setting + " is " + b.value, b.fix
+	}
+	return true, "", ""
+}
+
 // refusal is the answer of proc_start where b keeps sessions from starting.
 func (b *usernsBlock) refusal() *tool.Error {
 	return tool.Errorf(tool.CapabilityMissing, "sessions of a server that does not run as root need a user namespace, and this kernel allows it none: %s is %s", b.setting, b.value).

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"sync"
 	"time"
@@ -102,9 +103,17 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 	libc := newCollectLookups(start)
 	res, err := ebpf.DNSLatency(ctx, d, pid, progs[0], libc.add)
 	libcRan := err == nil
-	if errors.Is(err, ebpf.ErrNoLibc) {
+	switch {
+	case errors.Is(err, ebpf.ErrNoLibc):
 		progs[0](0) // nothing to attach: the wire trace goes on alone
 		call.Warn("%v: only the queries on the wire are traced", err)
+		err = nil
+	case errors.Is(err, fs.ErrPermission):
+		// A uprobe is a perf event on a file, which this kernel lets
+		// only CAP_SYS_ADMIN create (a systemd unit without it, say);
+		// the wire trace needs only what every eBPF tool needs.
+		progs[0](0)
+		call.Warn("the C library's lookups cannot be traced here (%v; uprobes need CAP_SYS_ADMIN): only the queries on the wire are traced", err)
 		err = nil
 	}
 	if err != nil {
