@@ -7,10 +7,11 @@ import (
 	"syscall"
 
 	"github.com/hostmcp/hostmcp/internal/cli"
-	"github.com/hostmcp/hostmcp/internal/triage"
+	"github.com/hostmcp/hostmcp/internal/health"
 )
 
-// triageCmd prints a short health report of this machine, verdict first.
+// triageCmd prints a short health report of this machine, verdict first;
+// it exits 1 when perf_info or perf_snapshot failed.
 func triageCmd(p *cli.Parsed, s stdio) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
@@ -19,8 +20,8 @@ func triageCmd(p *cli.Parsed, s stdio) int {
 		return 1
 	}
 	defer a.Close()
-	rep := triage.Collect(ctx, a.Server)
-	if err := rep.Write(s.out); err != nil {
+	rep := health.Collect(ctx, a.Server, "hostmcp triage") // the system_health flow's report
+	if err := rep.WriteText(s.out); err != nil {
 		fmt.Fprintf(s.err, "hostmcp: %v\n", err)
 		return 1
 	}

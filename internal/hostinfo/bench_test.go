@@ -27,6 +27,16 @@ func BenchmarkSnapshot(b *testing.B) {
 func BenchmarkFilesystems(b *testing.B) {
 	h := New(Roots{})
 	for b.Loop() {
-		h.Filesystems(context.Background())
+		h.Filesystems(context.Background(), 85)
+	}
+}
+
+// BenchmarkCgroupLimits is what perf_snapshot adds at each end of its
+// interval for the cgroups with limits: a walk of every mounted hierarchy
+// and the limit files of each cgroup.
+func BenchmarkCgroupLimits(b *testing.B) {
+	h := New(Roots{})
+	for b.Loop() {
+		h.readCgroupLimits()
 	}
 }

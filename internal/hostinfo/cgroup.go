@@ -170,6 +170,7 @@ type CgroupSample struct {
 	Time time.Time
 	cpu  cgCPU
 	io   CgroupIOSample
+	psi  map[string]PSIStats // the cgroup's own v2 pressure files
 }
 
 type cgCPU struct {

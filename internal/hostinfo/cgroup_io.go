@@ -46,6 +46,21 @@ type IOLimit struct {
 	File        string  `json:"file"`         // where Limit was read: a blkio.throttle.*_device file, or io.max
 }
 
+// Setting names where l is set, as an operator looks it up: the v1
+// blkio.throttle file, or io.max and the key on its device's line.
+func (l IOLimit) Setting() string {
+	name := filepath.Base(l.File)
+	if name != "io.max" {
+		return name
+	}
+	for _, k := range ioKinds {
+		if k.name == l.Kind {
+			return name + " " + k.v2Key
+		}
+	}
+	return name
+}
+
 // CgroupIOSample is one reading of a cgroup's block I/O counters and limits.
 type CgroupIOSample struct {
 	Time     time.Time
@@ -66,46 +81,59 @@ type fileLimit struct {
 // source means the cgroup has neither.
 func (h *Host) SampleCgroupIO(d CgroupDirs) CgroupIOSample {
 	s := CgroupIOSample{Time: time.Now()}
+	key, dir, v2 := "blkio", d.V1["blkio"], false
 	if d.V2 != "" && exists(filepath.Join(d.V2, "io.stat")) {
-		s.readV2(d)
-	} else if d.V1["blkio"] != "" {
-		s.readV1(d)
+		key, dir, v2 = "v2", d.V2, true
 	}
+	if dir == "" {
+		return s
+	}
+	src := d.source(key, dir)
+	s.readCounters(&src, dir, v2)
+	s.readLimits(&src, dir, v2)
+	s.from = found(src)
 	return s
 }
 
-func (s *CgroupIOSample) readV2(d CgroupDirs) {
-	src, dir := d.source("v2", d.V2), d.V2
-	if b, err := s.read(&src, dir, "io.stat"); err == nil {
-		st, err := parseIOStat(b)
-		s.note(err)
-		s.counters = st
+// readCounters reads the I/O counters of the cgroup directory dir: v2
+// io.stat, or v1 blkio.throttle.io_service_bytes and io_serviced.
+func (s *CgroupIOSample) readCounters(src *CgroupSource, dir string, v2 bool) {
+	if v2 {
+		if b, err := s.read(src, dir, "io.stat"); err == nil {
+			st, err := parseIOStat(b)
+			s.note(err)
+			s.counters = st
+		}
+		return
 	}
-	if b, err := s.read(&src, dir, "io.max"); err == nil { // absent at the root: no limit there
-		ls, err := parseIOMax(b)
-		s.note(err)
-		s.addLimits(ls, filepath.Join(dir, "io.max"))
-	}
-	s.from = found(src)
-}
-
-func (s *CgroupIOSample) readV1(d CgroupDirs) {
-	src, dir := d.source("blkio", d.V1["blkio"]), d.V1["blkio"]
-	bb, err1 := s.read(&src, dir, "blkio.throttle.io_service_bytes")
-	ob, err2 := s.read(&src, dir, "blkio.throttle.io_serviced")
+	bb, err1 := s.read(src, dir, "blkio.throttle.io_service_bytes")
+	ob, err2 := s.read(src, dir, "blkio.throttle.io_serviced")
 	if err1 == nil && err2 == nil {
 		st, err := parseBlkioV1(bb, ob)
 		s.note(err)
 		s.counters = st
 	}
+}
+
+// readLimits reads the throttle limits of the cgroup directory dir: v2
+// io.max (absent at the root: no limit there), or v1's four
+// blkio.throttle.*_device files.
+func (s *CgroupIOSample) readLimits(src *CgroupSource, dir string, v2 bool) {
+	if v2 {
+		if b, err := s.read(src, dir, "io.max"); err == nil {
+			ls, err := parseIOMax(b)
+			s.note(err)
+			s.addLimits(ls, filepath.Join(dir, "io.max"))
+		}
+		return
+	}
 	for kind, k := range ioKinds {
-		if b, err := s.read(&src, dir, k.v1File); err == nil {
+		if b, err := s.read(src, dir, k.v1File); err == nil {
 			ls, err := parseThrottleDevice(b, kind)
 			s.note(err)
 			s.addLimits(ls, filepath.Join(dir, k.v1File))
 		}
 	}
-	s.from = found(src)
 }
 
 // read reads name in dir and lists it in src when it could.
@@ -139,7 +167,14 @@ func (h *Host) CgroupIOOver(a, b CgroupIOSample) *CgroupIO {
 	if len(b.from) == 0 {
 		return nil
 	}
-	dt := b.Time.Sub(a.Time).Seconds()
+	return &CgroupIO{From: b.from, Devices: ioDevicesOver(a, b, b.Time.Sub(a.Time).Seconds(), h.blockName)}
+}
+
+// ioDevicesOver is each device's I/O between two samples of one cgroup dt
+// seconds apart, b's limits with the rate against each, and the device
+// named by name. perf_cgroup_summary and the scan of every cgroup with a
+// limit (cgroup_limited.go) both compute their rates here.
+func ioDevicesOver(a, b CgroupIOSample, dt float64, name func(dev string) string) []CgroupIODevice {
 	if dt <= 0 {
 		dt = 1e-9
 	}
@@ -147,15 +182,15 @@ func (h *Host) CgroupIOOver(a, b CgroupIOSample) *CgroupIO {
 	for _, x := range a.counters {
 		prev[x.Dev] = x
 	}
-	io := &CgroupIO{From: b.from, Devices: []CgroupIODevice{}}
+	devs := []CgroupIODevice{}
 	at := map[string]int{}
 	device := func(dev string) *CgroupIODevice {
 		if i, ok := at[dev]; ok {
-			return &io.Devices[i]
+			return &devs[i]
 		}
-		at[dev] = len(io.Devices)
-		io.Devices = append(io.Devices, CgroupIODevice{Device: h.blockName(dev), MajorMinor: dev})
-		return &io.Devices[len(io.Devices)-1]
+		at[dev] = len(devs)
+		devs = append(devs, CgroupIODevice{Device: name(dev), MajorMinor: dev})
+		return &devs[len(devs)-1]
 	}
 	rate := func(x, y uint64) float64 { return num.Round2(float64(delta(x, y)) / dt) }
 	for _, x := range b.counters {
@@ -173,5 +208,5 @@ func (h *Host) CgroupIOOver(a, b CgroupIOSample) *CgroupIO {
 		}
 		d.Limits = append(d.Limits, IOLimit{Kind: ioKinds[l.Kind].name, Limit: l.Value, Rate: r, UsedPercent: used, File: l.file})
 	}
-	return io
+	return devs
 }

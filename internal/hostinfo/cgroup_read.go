@@ -19,7 +19,8 @@ type CgroupSummary struct {
 	Pressure   *CgroupPressure `json:"pressure,omitempty"`
 	IO         *CgroupIO       `json:"io,omitempty"`
 	PIDs       *CgroupPIDs     `json:"pids,omitempty"`
-	Summary    UseSummary      `json:"summary"`
+	// PressureWindow is the cgroup's own stall over the interval.
+	PressureWindow *CgroupPressureWindow `json:"pressure_window,omitempty" jsonschema:"the cgroup's own stall over the interval from its v2 pressure files' total= counters; absent when it has none of its own (v1 only, or the v2 root, whose files are the host's)"`
 }
 
 // CgroupCPU is a cgroup's CPU use and throttling: totals since the cgroup
@@ -82,6 +83,7 @@ func (h *Host) SampleCgroup(d CgroupDirs) CgroupSample {
 	s := CgroupSample{Time: time.Now()}
 	s.cpu = readCgCPU(d)
 	s.io = h.SampleCgroupIO(d)
+	s.psi = ownPressure(d)
 	return s
 }
 
@@ -124,6 +126,7 @@ func (h *Host) BuildCgroupSummary(d CgroupDirs, a, b CgroupSample) (CgroupSummar
 	s.Memory = cgroupMemory(d, &w)
 	s.Pressure = cgroupPressure(d)
 	s.PIDs = cgroupPIDs(d)
+	s.PressureWindow = ownPressureWindow(a.psi, b.psi, b.Time.Sub(a.Time))
 	aio, bio := a.io, b.io
 	aio.Time, bio.Time = a.Time, b.Time // one interval for every rate
 	if s.IO = h.CgroupIOOver(aio, bio); s.IO == nil {
@@ -131,7 +134,6 @@ func (h *Host) BuildCgroupSummary(d CgroupDirs, a, b CgroupSample) (CgroupSummar
 	}
 	w = append(w, b.io.warn...)
 	d.attachSources(&s)
-	s.Summary = analyzeCgroup(&s)
 	return s, w
 }
 

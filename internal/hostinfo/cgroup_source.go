@@ -55,26 +55,6 @@ func found(ss ...CgroupSource) []CgroupSource {
 	return out
 }
 
-// hostWide reports whether any of from was read at a hierarchy's root.
-func hostWide(from []CgroupSource) bool {
-	for _, s := range from {
-		if s.HostWide {
-			return true
-		}
-	}
-	return false
-}
-
-// scope says whose numbers from are: the cgroup's, or the whole host's when
-// read at a hierarchy's root (a process at the root of the unified tree of
-// a hybrid host), and so which resource a finding is filed under.
-func scope(from []CgroupSource, hostResource string) (resource, where string) {
-	if hostWide(from) {
-		return hostResource, "host-wide (read at the root cgroup, not this cgroup's own)"
-	}
-	return "cgroup", "in this cgroup"
-}
-
 // attachSources says where each section of s was read, following the
 // choices the readers make (cgroup_read.go): the v2 directory when it has
 // the controller's files, else the controller's v1 hierarchy.
@@ -96,6 +76,9 @@ func (d CgroupDirs) attachSources(s *CgroupSummary) {
 			"memory.oom_control", "memory.failcnt", "memory.stat"))
 	}
 	if p := s.Pressure; p != nil {
+		p.From = found(d.source("v2", d.V2, "cpu.pressure", "memory.pressure", "io.pressure"))
+	}
+	if p := s.PressureWindow; p != nil {
 		p.From = found(d.source("v2", d.V2, "cpu.pressure", "memory.pressure", "io.pressure"))
 	}
 	if p := s.PIDs; p != nil {

@@ -2,7 +2,6 @@ package hostinfo
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 )
 
@@ -69,7 +68,8 @@ func viewOf(t *testing.T, s CgroupSummary) cgroupView {
 // The blkio-hybrid capture (testdata/README.md): a process in a v1 blkio
 // cgroup of its own and a memory cgroup, at the root of cpu, cpuacct and
 // the unified tree. Path must be a cgroup it was read from, each section
-// must say which, and the unified root's PSI must be the host's.
+// must say which, and the unified root's PSI must be the host's (health's
+// fixture tests check it is not judged as the cgroup's).
 func TestCgroupSummaryHybridScopes(t *testing.T) {
 	t.Parallel()
 	s, _ := cgroupPair(t, "blkio-hybrid", 10862)
@@ -89,11 +89,6 @@ func TestCgroupSummaryHybridScopes(t *testing.T) {
 	}
 	if v.Memory == nil || len(v.Memory.From) != 1 || v.Memory.From[0].Cgroup != "/session" || v.Memory.From[0].HostWide {
 		t.Errorf("memory from the process's memory cgroup: %+v", v.Memory)
-	}
-	for _, x := range s.Summary.TopSuspicions {
-		if strings.Contains(x.Detail, "PSI") && (x.Resource == "cgroup" || !strings.Contains(x.Detail, "host-wide")) {
-			t.Errorf("host-wide pressure labelled the cgroup's: %+v", x)
-		}
 	}
 }
 

@@ -77,9 +77,6 @@ func TestCgroupSummaryV2Fixture(t *testing.T) {
 			t.Errorf("%s from %+v", name, from)
 		}
 	}
-	if s.Summary.Status != "critical" || !hasSuspicion(s.Summary, "cgroup", "saturation") {
-		t.Errorf("verdict: %+v", s.Summary)
-	}
 }
 
 // Captured on this kind of host (cgroup hybrid, v1 controllers and PSI from
@@ -129,18 +126,6 @@ func TestCgroupSummaryHybridFixture(t *testing.T) {
 	if s.Pressure.From[0].HostWide || s.Pressure.From[0].Cgroup != "/hostmcp-fixture" {
 		t.Errorf("the cgroup's own pressure: %+v", s.Pressure.From)
 	}
-	if !hasSuspicion(s.Summary, "cgroup", "saturation") {
-		t.Errorf("throttling should be a suspicion: %+v", s.Summary)
-	}
-}
-
-func hasSuspicion(s UseSummary, resource, dim string) bool {
-	for _, x := range s.TopSuspicions {
-		if x.Resource == resource && x.Dimension == dim {
-			return true
-		}
-	}
-	return false
 }
 
 // A cgroup path, or a directory under a mount, finds the same cgroup; an

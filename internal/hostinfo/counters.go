@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Counters is one reading of the host's cumulative performance counters.
@@ -22,6 +24,14 @@ type Counters struct {
 	whole map[string]bool
 	// speed is each interface's link speed in Mb/s, where sysfs knows it.
 	speed map[string]float64
+	// psi is /proc/pressure/*, whose total= counters give the interval's
+	// stall; empty without PSI.
+	psi map[string]PSIStats
+	// mono is CLOCK_MONOTONIC when vmstat was read: the kernel log's clock,
+	// to find the OOM kills that vmstat's oom_kill counted.
+	mono time.Duration
+	// limits are the cgroups with limits, when asked for.
+	limits cgroupLimits
 }
 
 // CounterOptions choose where counters are read from; nil means the host's
@@ -31,6 +41,9 @@ type CounterOptions struct {
 	// default <Proc>/net. <Proc>/<pid>/net reads the network namespace of
 	// that process, such as a container's.
 	NetDir string
+	// Limits also reads every cgroup that has a CPU quota, a memory limit
+	// or a block I/O limit, with its counters: the snapshot's cgroups.
+	Limits bool
 }
 
 // ReadCounters takes one reading. /proc/stat must be readable; the other
@@ -50,6 +63,8 @@ func (h *Host) ReadCounters(opts *CounterOptions) (Counters, []string, error) {
 	if c.stat, err = parseStatCounters(b); err != nil {
 		return Counters{}, nil, err
 	}
+	c.psi = h.readPressure(&w)
+	c.mono = monotonic()
 	readInto(h.procPath("vmstat"), &w, func(b []byte) (err error) { c.vm, err = parseKeyedUints(b); return })
 	readInto(h.procPath("diskstats"), &w, func(b []byte) (err error) { c.disks, err = parseDiskstats(b); return })
 	readInto(filepath.Join(netDir, "dev"), &w, func(b []byte) (err error) { c.net, err = parseNetDev(b); return })
@@ -64,7 +79,22 @@ func (h *Host) ReadCounters(opts *CounterOptions) (Counters, []string, error) {
 	}
 	c.whole = h.wholeDisks()
 	c.speed = h.linkSpeeds(c.net)
+	if opts != nil && opts.Limits {
+		c.limits = h.readCgroupLimits()
+		if c.limits.partial {
+			w.add("the cgroups with limits were read from the first %d cgroups only (at most %d, for at most %v)", c.limits.dirs, maxLimitDirs, limitScanBudget)
+		}
+	}
 	return c, w, nil
+}
+
+// monotonic is CLOCK_MONOTONIC, the clock of the kernel log's timestamps.
+func monotonic() time.Duration {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts) != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
 }
 
 // readInto reads an optional file and parses it, turning either failure into
@@ -127,8 +157,7 @@ func (h *Host) RunQueue() (running, blocked int, err error) {
 type Gauges struct {
 	Load     [3]float64
 	mem      memGauge
-	Pressure map[string]PSIStats // "cpu", "memory", "io"; empty without PSI
-	Sockstat map[string]int64    // sockstat and sockstat6 ("TCP.inuse", "TCP6.inuse")
+	Sockstat map[string]int64 // sockstat and sockstat6 ("TCP.inuse", "TCP6.inuse")
 	// Filesystems, when the caller read them (Host.Filesystems), are
 	// passed through to the snapshot.
 	Filesystems []FilesystemUse
@@ -141,7 +170,7 @@ type memGauge struct {
 	Total, Available, Free, Buffers, Cached, SwapTotal, SwapFree uint64
 }
 
-// ReadGauges reads load, memory, pressure and socket counts. Memory must be
+// ReadGauges reads load, memory and socket counts. Memory must be
 // readable; the rest are optional.
 func (h *Host) ReadGauges(opts *CounterOptions) (Gauges, []string, error) {
 	netDir := h.procPath("net")
@@ -149,7 +178,7 @@ func (h *Host) ReadGauges(opts *CounterOptions) (Gauges, []string, error) {
 		netDir = opts.NetDir
 	}
 	var w warnings
-	g := Gauges{Pressure: map[string]PSIStats{}, Sockstat: map[string]int64{}}
+	g := Gauges{Sockstat: map[string]int64{}}
 	mi, err := h.meminfo()
 	if err != nil {
 		return Gauges{}, nil, err
@@ -167,17 +196,6 @@ func (h *Host) ReadGauges(opts *CounterOptions) (Gauges, []string, error) {
 		g.Load = la.Load
 		return err
 	})
-	for _, res := range []string{"cpu", "memory", "io"} {
-		b, err := os.ReadFile(h.procPath("pressure", res))
-		if err != nil {
-			continue // no PSI (before 4.20, or psi=0): perf_info says so
-		}
-		if st, err := parsePSI(b); err == nil {
-			g.Pressure[res] = st
-		} else {
-			w.add("pressure/%s: %v", res, err)
-		}
-	}
 	for _, name := range []string{"sockstat", "sockstat6"} {
 		b, err := os.ReadFile(filepath.Join(netDir, name))
 		if err != nil {

@@ -24,8 +24,11 @@ const deletedScanBudget = 300 * time.Millisecond
 
 // Filesystems reads the capacity of every real mount (one per device, no
 // pseudo file systems), bounded against hung network mounts as the
-// snapshot is, and the ext4 error counts.
-func (h *Host) Filesystems(ctx context.Context) ([]FilesystemUse, []string) {
+// snapshot is, and the ext4 error counts. On a file system more than
+// deletedAbove percent full it also looks for deleted files still held
+// open (a look through every process's descriptors, worth its cost only
+// where the caller will judge the space short).
+func (h *Host) Filesystems(ctx context.Context, deletedAbove float64) ([]FilesystemUse, []string) {
 	var w warnings
 	mounts, err := h.mountInfo(h.procPath("self", "mountinfo"))
 	if err != nil {
@@ -45,7 +48,7 @@ func (h *Host) Filesystems(ctx context.Context) ([]FilesystemUse, []string) {
 		if strings.HasPrefix(m.FSType, "ext") {
 			fu.Errors, fu.LastErrorTime = h.ext4Errors(m.Dev)
 		}
-		if d.UsedPercent > ThreshFSUsed.Warn {
+		if d.UsedPercent > deletedAbove {
 			full = append(full, m.Dev)
 		}
 		out = append(out, fu)

@@ -22,7 +22,6 @@ type NetHealth struct {
 	// ListenQueues are the listeners with connections waiting to be
 	// accepted, fullest first.
 	ListenQueues []Listener `json:"listen_queues,omitempty" jsonschema:"listening TCP sockets with connections waiting to be accepted, fullest first (at most 10), with the process holding each, like ss -lntp"`
-	Summary      UseSummary `json:"summary"`
 }
 
 // maxListenQueues bounds the listeners perf_net_health lists.
@@ -135,36 +134,7 @@ func BuildNetHealth(a, b Counters, g Gauges, iface string, withTCP bool) (NetHea
 			nh.Counters = append(nh.Counters, NetCounter{Name: k, Total: v, PerSec: sr(k)})
 		}
 	}
-	nh.Summary = analyzeNet(&nh)
 	return nh, nil
-}
-
-func analyzeNet(nh *NetHealth) UseSummary {
-	var fs []finding
-	for _, n := range nh.Interfaces {
-		fs = append(fs,
-			check("network", "saturation", ThreshNetDrops, ThreshNetDrops.Metric, n.RxDroppedPerS+n.TxDroppedPerS,
-				fmt.Sprintf("%s drops %.1f packets/s (rx %.1f, tx %.1f)", n.Name, n.RxDroppedPerS+n.TxDroppedPerS, n.RxDroppedPerS, n.TxDroppedPerS)),
-			check("network", "errors", ThreshNetErrors, ThreshNetErrors.Metric, n.RxErrorsPerS+n.TxErrorsPerS,
-				fmt.Sprintf("%s errors %.1f/s (rx %.1f, tx %.1f)", n.Name, n.RxErrorsPerS+n.TxErrorsPerS, n.RxErrorsPerS, n.TxErrorsPerS)))
-	}
-	if t := nh.TCP; t != nil {
-		if t.OutSegsPerS*float64(nh.IntervalMS)/1000 >= MinRetransSegs {
-			fs = append(fs, check("network", "errors", ThreshRetransmit, ThreshRetransmit.Metric, t.RetransmitPercent,
-				fmt.Sprintf("TCP retransmits %.2f%% of %.0f segments/s sent", t.RetransmitPercent, t.OutSegsPerS)))
-		}
-		fs = append(fs, check("network", "saturation", ThreshListenDrops, ThreshListenDrops.Metric, t.ListenDropsPerS,
-			fmt.Sprintf("%.1f connections/s dropped at listen queues (%.1f/s overflows)", t.ListenDropsPerS, t.ListenOverflowsPerS)))
-	}
-	for _, l := range nh.ListenQueues {
-		holder := "a process not found"
-		if l.PID != 0 {
-			holder = fmt.Sprintf("pid %d (%s)", l.PID, l.Comm)
-		}
-		fs = append(fs, check("network", "saturation", ThreshListenQueue, ThreshListenQueue.Metric, queueFill(l),
-			fmt.Sprintf("%s accept queue %d of backlog %d, held by %s: connections wait to be accepted", l.Addr, l.AcceptQueue, l.Backlog, holder)))
-	}
-	return summarize(fs)
 }
 
 // busyListeners keeps the listeners with a non-empty accept queue, fullest
@@ -176,13 +146,13 @@ func busyListeners(ls []Listener) []Listener {
 			out = append(out, l)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Listener) int { return cmp.Compare(queueFill(b), queueFill(a)) })
+	slices.SortStableFunc(out, func(a, b Listener) int { return cmp.Compare(QueueFill(b), QueueFill(a)) })
 	return out[:min(len(out), maxListenQueues)]
 }
 
-// queueFill is how full an accept queue is, in percent of its backlog (the
+// QueueFill is how full an accept queue is, in percent of its backlog (the
 // kernel admits one more than the backlog, so a full queue reads over 100).
-func queueFill(l Listener) float64 {
+func QueueFill(l Listener) float64 {
 	if l.Backlog == 0 {
 		return 100
 	}

@@ -100,6 +100,9 @@ func TestParseThrottleDevice(t *testing.T) {
 		{name: "three fields", in: "8:0 Read 1\n", bad: true},
 		{name: "not a number", in: "8:0 max\n", bad: true},
 		{name: "device name", in: "vda 80\n", bad: true},
+		{name: "no minor", in: "254 80\n", bad: true},
+		{name: "no limit", in: "254:0\n", bad: true},
+		{name: "negative", in: "254:0 -1\n", bad: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := parseThrottleDevice([]byte(tc.in), 3)

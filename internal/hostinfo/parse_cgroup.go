@@ -82,6 +82,9 @@ func parseCgroupMounts(b []byte) ([]cgroupMount, error) {
 	return out, nil
 }
 
+// parseUintStr parses a decimal counter such as cpuacct.usage.
+func parseUintStr(s string) (uint64, error) { return strconv.ParseUint(s, 10, 64) }
+
 // parseCgroupMax parses a single-value limit file: cpu.max's or memory.max's
 // "max" (no limit, nil) or a number. On v1, limits of 2^62 and up (the
 // page-rounded LONG_MAX memory.limit_in_bytes prints) and -1 also mean none.

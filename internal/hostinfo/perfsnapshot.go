@@ -19,6 +19,8 @@ type PerfSnapshot struct {
 	IO         PerfIO      `json:"io"`
 	Network    PerfNetwork `json:"network"`
 	Pressure   *Pressure   `json:"pressure,omitempty"`
+	// Cgroups are the cgroups whose own limits bound their processes.
+	Cgroups *PerfCgroups `json:"cgroups,omitempty" jsonschema:"cgroups whose CPU quota, memory limit or block I/O limit held their processes back during the interval, with those processes"`
 	// Filesystems is the capacity of each real mount (df), read once.
 	Filesystems []FilesystemUse `json:"filesystems,omitempty" jsonschema:"capacity of each real mount as df shows it, ext4's recorded errors and, on one over 85% full, the deleted files still held open"`
 }
@@ -78,6 +80,9 @@ type PerfMemory struct {
 	DirectScanned float64 `json:"direct_scanned"`
 	OOMKills      uint64  `json:"oom_kills"`       // during the interval
 	OOMKillsBoot  uint64  `json:"oom_kills_total"` // since boot
+	// OOMVictims are the interval's OOM kills as the kernel logged them,
+	// when there were any and the log could be read.
+	OOMVictims []OOMKill `json:"oom_victims,omitempty" jsonschema:"the processes OOM-killed during the interval, from the kernel log: pid, name, memory cgroup and whose limit ran out"`
 }
 
 // PerfIO is per-device block I/O.
@@ -136,21 +141,6 @@ type TCPRates struct {
 	ListenDrops        float64 `json:"listen_drops"` // TcpExtListenDrops/s
 }
 
-// Pressure is PSI for the three resources (percent of wall time stalled).
-type Pressure struct {
-	CPU    PSIAvgs `json:"cpu"`
-	Memory PSIAvgs `json:"memory"`
-	IO     PSIAvgs `json:"io"`
-}
-
-// PSIAvgs are a resource's 10 s and 60 s averages.
-type PSIAvgs struct {
-	SomeAvg10 float64 `json:"some_avg10"`
-	SomeAvg60 float64 `json:"some_avg60"`
-	FullAvg10 float64 `json:"full_avg10"`
-	FullAvg60 float64 `json:"full_avg60"`
-}
-
 // RunQueueSample is one reading of the runnable and blocked task counts.
 type RunQueueSample struct{ Running, Blocked int }
 
@@ -199,7 +189,8 @@ func BuildPerfSnapshot(in SnapshotInput) PerfSnapshot {
 	s.Memory = memorySection(in.Gauges.mem, a.vm, b.vm, rate)
 	s.IO.Devices = ioDevices(a, b, dt)
 	s.Network = networkSection(a, b, dt)
-	s.Pressure = pressureSection(in.Gauges.Pressure)
+	s.Pressure = pressureWindows(a.psi, b.psi, b.Time.Sub(a.Time))
+	s.Cgroups = limitedSection(a.limits, b.limits, dt)
 	s.Filesystems = in.Gauges.Filesystems
 	return s
 }
@@ -303,20 +294,6 @@ func networkSection(a, b Counters, dt float64) PerfNetwork {
 		pn.TCP.RetransmitPercent = num.Round2(float64(sdelta(a.snmp["TcpRetransSegs"], b.snmp["TcpRetransSegs"])) / float64(out) * 100)
 	}
 	return pn
-}
-
-func pressureSection(p map[string]PSIStats) *Pressure {
-	if len(p) == 0 {
-		return nil
-	}
-	avgs := func(st PSIStats) PSIAvgs {
-		v := PSIAvgs{SomeAvg10: st.Some.Avg10, SomeAvg60: st.Some.Avg60}
-		if st.Full != nil {
-			v.FullAvg10, v.FullAvg60 = st.Full.Avg10, st.Full.Avg60
-		}
-		return v
-	}
-	return &Pressure{CPU: avgs(p["cpu"]), Memory: avgs(p["memory"]), IO: avgs(p["io"])}
 }
 
 // cpuSplit is each state's share of the jiffies that passed.

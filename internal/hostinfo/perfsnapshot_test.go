@@ -70,14 +70,15 @@ func TestPerfSnapshotFixture(t *testing.T) {
 	if tcp := s.Network.TCP; tcp.OutSegs != 17255 || tcp.Retransmits != 4 || tcp.RetransmitPercent != 0.02 || tcp.CurrEstab != 2 || tcp.ActiveConnections != 0.5 {
 		t.Errorf("tcp: %+v", tcp)
 	}
-	if s.Pressure == nil || s.Pressure.CPU.SomeAvg10 != 51.8 || s.Pressure.IO.FullAvg10 < 0 {
+	// PSI over the 2 s: io some total 258574394 -> 259238725 µs, full
+	// 153201269 -> 153202127; cpu some grew 2993294 µs, more than the 2 s
+	// the readings are dated apart (they were taken 2.9 s apart), so 100%.
+	wantIO := PSIWindow{SomePercent: 33.22, FullPercent: 0.04, SomeStallUS: 664331, FullStallUS: 858, SomeTotalUS: 259238725, FullTotalUS: 153202127,
+		SomeAvg10: 8.8, SomeAvg60: 2.79, FullAvg10: 1.01, FullAvg60: 0.79}
+	if s.Pressure == nil || s.Pressure.CPU.SomeAvg10 != 51.8 || s.Pressure.CPU.SomePercent != 100 || s.Pressure.CPU.SomeStallUS != 2993294 {
 		t.Errorf("pressure: %+v", s.Pressure)
-	}
-
-	// The USE check names the saturated CPU first.
-	use := AnalyzeUSE(s)
-	if use.Summary.Status != "critical" || len(use.Summary.TopSuspicions) == 0 || use.Summary.TopSuspicions[0].Resource != "cpu" {
-		t.Errorf("USE verdict: %+v", use.Summary)
+	} else if diff := cmp.Diff(wantIO, s.Pressure.IO); diff != "" {
+		t.Errorf("io pressure (-want +got):\n%s", diff)
 	}
 }
 
@@ -93,7 +94,7 @@ func TestPerfSnapshotCountersBackwards(t *testing.T) {
 }
 
 // perf_net_health over the same pair: lo's packet rates, TCP's retransmit
-// share (8 of 34510 segments), the socket counts and a healthy verdict.
+// share (8 of 34510 segments) and the socket counts.
 func TestNetHealthFixture(t *testing.T) {
 	t.Parallel()
 	a, b, g := readPair(t)
@@ -109,9 +110,6 @@ func TestNetHealthFixture(t *testing.T) {
 	}
 	if nh.Sockets["TCP.inuse"] != 4 || nh.Sockets["TCP.tw"] != 2 {
 		t.Errorf("sockets: %v", nh.Sockets)
-	}
-	if nh.Summary.Status != "healthy" {
-		t.Errorf("verdict: %+v", nh.Summary)
 	}
 	if _, err := BuildNetHealth(a, b, g, "nope0", false); err == nil {
 		t.Error("an unknown interface was accepted")

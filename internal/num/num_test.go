@@ -20,3 +20,24 @@ func TestRound(t *testing.T) {
 		}
 	}
 }
+
+func TestIEC(t *testing.T) {
+	tests := []struct {
+		n    uint64
+		want string
+	}{
+		{0, "0 B"},
+		{1023, "1023 B"},
+		{1024, "1.0 KiB"},
+		{1536, "1.5 KiB"},
+		{64 << 20, "64.0 MiB"},
+		{3<<30 + 200<<20, "3.2 GiB"},
+		{1 << 60, "1.0 EiB"},
+		{^uint64(0), "16.0 EiB"},
+	}
+	for _, tc := range tests {
+		if got := IEC(tc.n); got != tc.want {
+			t.Errorf("IEC(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

@@ -6,12 +6,11 @@ package onboarding
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -47,12 +46,9 @@ type runIn struct {
 	Apply    bool   `json:"apply,omitempty" jsonschema:"organize_downloads: move files (default: dry run)"`
 }
 
-// step is one thing a flow did and what came of it.
-type step struct {
-	Description string `json:"description"`
-	Result      string `json:"result"`
-	OK          bool   `json:"ok" jsonschema:"false when the step failed or could not run here"`
-}
+// step is one thing a flow did and what came of it; system_health's are
+// the health report's.
+type step health.Step
 
 type runOut struct {
 	Flow    string `json:"flow"`
@@ -84,21 +80,4 @@ func (s *Set) handleRun(ctx context.Context, call *tool.Call, in runIn) (runOut,
 		return s.organizeDownloads(ctx, call, in.Path, in.Apply)
 	}
 	return runOut{}, tool.Errorf(tool.InvalidArgument, "unknown flow %q", tool.Clip(in.FlowName))
-}
-
-// callTool runs another tool and decodes its data into out. A failure is
-// the step's result, not the flow's: the report says what could not run.
-func (s *Set) callTool(ctx context.Context, name string, args any, out any) (string, bool) {
-	raw, _ := json.Marshal(args)
-	res, err := s.deps.Calls.Call(ctx, name, raw)
-	if err != nil {
-		return fmt.Sprintf("%s did not run: %v", name, err), false
-	}
-	if res.Err != nil {
-		return fmt.Sprintf("%s: %s: %s", name, res.Err.Code, res.Err.Message), false
-	}
-	if err := json.Unmarshal(res.Envelope.Data, out); err != nil {
-		return fmt.Sprintf("%s: unreadable answer: %v", name, err), false
-	}
-	return "", true
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -27,7 +28,7 @@ func (s *Set) cgroupSummary() *tool.Def {
 		WithExactlyOne("pid", "cgroup_path")
 }
 
-func (s *Set) handleCgroup(ctx context.Context, call *tool.Call, in cgroupIn) (hostinfo.CgroupSummary, error) {
+func (s *Set) handleCgroup(ctx context.Context, call *tool.Call, in cgroupIn) (health.CgroupCheck, error) {
 	var dirs hostinfo.CgroupDirs
 	var err error
 	if in.PID != 0 { // the framework let exactly one of pid and cgroup_path through
@@ -37,23 +38,23 @@ func (s *Set) handleCgroup(ctx context.Context, call *tool.Call, in cgroupIn) (h
 	}
 	switch {
 	case errors.Is(err, hostinfo.ErrPIDNotFound):
-		return hostinfo.CgroupSummary{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
+		return health.CgroupCheck{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
 	case errors.Is(err, hostinfo.ErrCgroupNotFound):
-		return hostinfo.CgroupSummary{}, tool.Errorf(tool.CgroupNotFound, "%s", tool.Clip(err.Error())) // it quotes cgroup_path
+		return health.CgroupCheck{}, tool.Errorf(tool.CgroupNotFound, "%s", tool.Clip(err.Error())) // it quotes cgroup_path
 	case err != nil:
-		return hostinfo.CgroupSummary{}, tool.Wrap(tool.ExecutionFailed, err, "finding the cgroup: %v", err)
+		return health.CgroupCheck{}, tool.Wrap(tool.ExecutionFailed, err, "finding the cgroup: %v", err)
 	}
 	d := interval(in.IntervalMS)
 	before := s.deps.Host.SampleCgroup(dirs)
 	if err := s.wait(ctx, call, d, "sampling cgroup counters"); err != nil {
-		return hostinfo.CgroupSummary{}, err
+		return health.CgroupCheck{}, err
 	}
 	after := s.deps.Host.SampleCgroup(dirs)
 	sum, warns := s.deps.Host.BuildCgroupSummary(dirs, before, after)
 	for _, w := range warns {
 		call.Warn("%s", w)
 	}
-	return sum, nil
+	return health.CgroupCheck{CgroupSummary: sum, Summary: health.AnalyzeCgroup(&sum)}, nil
 }
 
 // wait sleeps d in steps, reporting progress, and stops when ctx ends.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -29,18 +30,18 @@ func (s *Set) netHealth() *tool.Def {
 	}, s.handleNet).WithRange("interval_ms", minIntervalMS, maxIntervalMS).WithRange("pid", 1, 1<<22)
 }
 
-func (s *Set) handleNet(ctx context.Context, call *tool.Call, in netIn) (hostinfo.NetHealth, error) {
+func (s *Set) handleNet(ctx context.Context, call *tool.Call, in netIn) (health.NetCheck, error) {
 	var opts *hostinfo.CounterOptions
 	if in.PID != 0 {
 		dir := s.deps.Host.Roots().Proc + "/" + strconv.Itoa(in.PID) + "/net"
 		if _, err := os.Stat(dir); err != nil {
-			return hostinfo.NetHealth{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
+			return health.NetCheck{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
 		}
 		opts = &hostinfo.CounterOptions{NetDir: dir}
 	}
 	sm, err := s.sample(ctx, call, interval(in.IntervalMS), opts)
 	if err != nil {
-		return hostinfo.NetHealth{}, err
+		return health.NetCheck{}, err
 	}
 	withTCP := in.IncludeTCPDetails == nil || *in.IncludeTCPDetails
 	if withTCP {
@@ -48,10 +49,13 @@ func (s *Set) handleNet(ctx context.Context, call *tool.Call, in netIn) (hostinf
 	}
 	nh, err := hostinfo.BuildNetHealth(sm.before, sm.after, sm.gauges, in.Interface, withTCP)
 	if errors.Is(err, hostinfo.ErrNoInterface) { // its message quotes interface
-		return hostinfo.NetHealth{}, tool.Errorf(tool.DeviceNotFound, "%s", tool.Clip(err.Error())).
+		return health.NetCheck{}, tool.Errorf(tool.DeviceNotFound, "%s", tool.Clip(err.Error())).
 			WithSuggestion("Leave interface out to see every interface, or use a name perf_snapshot lists under network.interfaces.")
 	}
-	return nh, err
+	if err != nil {
+		return health.NetCheck{}, err
+	}
+	return health.NetCheck{NetHealth: nh, Summary: health.AnalyzeNet(&nh)}, nil
 }
 
 // listeners reads the accept queues of hostmcp's own network namespace:

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
@@ -19,7 +20,7 @@ import (
 func TestNetHealthListenQueue(t *testing.T) {
 	addr := testutil.StuckListener(t, 1, 2)
 	for _, args := range []map[string]any{{"interval_ms": 100}, {"interval_ms": 100, "pid": os.Getpid()}} {
-		nh := tooltest.MustRun[hostinfo.NetHealth](t, context.Background(), newSet().netHealth(), args)
+		nh := tooltest.MustRun[health.NetCheck](t, context.Background(), newSet().netHealth(), args)
 		var got *hostinfo.Listener
 		for i := range nh.ListenQueues {
 			if nh.ListenQueues[i].Addr == addr {
@@ -31,7 +32,7 @@ func TestNetHealthListenQueue(t *testing.T) {
 		}
 		named := false
 		for _, x := range nh.Summary.TopSuspicions {
-			named = named || x.Metric == hostinfo.ThreshListenQueue.Metric && x.Severity == "critical" &&
+			named = named || x.Metric == health.ThreshListenQueue.Metric && x.Severity == "critical" &&
 				strings.HasPrefix(x.Detail, addr+" accept queue 2 of backlog 1, held by pid "+fmt.Sprint(os.Getpid()))
 		}
 		if !named {

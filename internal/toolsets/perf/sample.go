@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -73,18 +74,29 @@ func (s *Set) sample(ctx context.Context, call *tool.Call, d time.Duration, opts
 	return out, nil
 }
 
-// snapshot samples the host and builds perf_snapshot's data.
+// snapshot samples the host and builds perf_snapshot's data: with every
+// cgroup that has a limit, the processes those limits hold back, and the
+// OOM kills of the interval as the kernel logged them.
 func (s *Set) snapshot(ctx context.Context, call *tool.Call, d time.Duration, perCPU bool) (hostinfo.PerfSnapshot, error) {
-	sm, err := s.sample(ctx, call, d, nil)
+	sm, err := s.sample(ctx, call, d, &hostinfo.CounterOptions{Limits: true})
 	if err != nil {
 		return hostinfo.PerfSnapshot{}, err
 	}
-	fss, warns := s.deps.Host.Filesystems(ctx)
+	fss, warns := s.deps.Host.Filesystems(ctx, health.ThreshFSUsed.Warn)
 	for _, w := range warns {
 		call.Warn("%s", w)
 	}
 	sm.gauges.Filesystems = fss
-	return hostinfo.BuildPerfSnapshot(hostinfo.SnapshotInput{
+	snap := hostinfo.BuildPerfSnapshot(hostinfo.SnapshotInput{
 		Before: sm.before, After: sm.after, Gauges: sm.gauges, RunQueue: sm.runQueue, PerCPU: perCPU,
-	}), nil
+	})
+	s.deps.Host.NameLimitedProcesses(snap.Cgroups)
+	if snap.Memory.OOMKills > 0 {
+		victims, err := s.deps.Host.LoggedOOMKills(sm.before, sm.after)
+		if err != nil {
+			call.Warn("the OOM kills' victims are unknown: %v", err)
+		}
+		snap.Memory.OOMVictims = victims
+	}
+	return snap, nil
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -23,10 +23,10 @@ func (s *Set) useCheck() *tool.Def {
 	}, s.handleUseCheck).WithRange("interval_ms", minIntervalMS, maxIntervalMS)
 }
 
-func (s *Set) handleUseCheck(ctx context.Context, call *tool.Call, in useIn) (hostinfo.UseCheck, error) {
+func (s *Set) handleUseCheck(ctx context.Context, call *tool.Call, in useIn) (health.UseCheck, error) {
 	snap, err := s.snapshot(ctx, call, interval(in.IntervalMS), false)
 	if err != nil {
-		return hostinfo.UseCheck{}, err
+		return health.UseCheck{}, err
 	}
-	return hostinfo.AnalyzeUSE(snap), nil
+	return health.AnalyzeUSE(snap), nil
 }
