@@ -28,6 +28,7 @@ func TestValidate(t *testing.T) {
 		{"relative state dir", func(c *Config) { c.StateDir = "state" }, []string{`state_dir "state": must be an absolute path`}},
 		{"client roots narrow", func(c *Config) { c.ClientRoots = ClientRootsNarrow }, nil},
 		{"client roots unknown", func(c *Config) { c.ClientRoots = "widen" }, []string{`client_roots "widen": want "ignore" or "narrow"`}},
+		{"views unknown", func(c *Config) { c.Views.MCPApps = "yes" }, []string{`views.mcp_apps "yes": want "auto", "always" or "off"`}},
 		{"no roots", func(c *Config) { c.Roots = nil }, []string{"roots: empty; give at least one [[roots]] path"}},
 		{"bad roots", func(c *Config) {
 			c.Roots = []Root{{Path: ""}, {Path: "rel"}, {Path: filepath.Join(dir, "gone")}, {Path: file}}
