@@ -44,6 +44,7 @@ want sqlite3 sqlite3                                         # ... tested under 
 want dbus-daemon dbus-daemon                                 # sys_services' private test bus
 want systemd /usr/bin/journalctl                             # sys_logs
 want systemd-journal-remote /lib/systemd/systemd-journal-remote # writes the journal sys_logs tests read
+want chromium chromium                                       # renders the MCP App view (test/e2e's view tests)
 # `scripts/deps.sh generate` (make generate) also installs what rebuilds the
 # committed eBPF objects; building and testing never need it.
 if [ "${1:-}" = generate ]; then
