@@ -20,9 +20,10 @@ import (
 	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
-// startBurner builds testdata/burn and runs it; it spins in
-// main.burnForView until the test's end, when it is killed by its pid.
-func startBurner(t *testing.T) int {
+// startBurner builds testdata/burn and runs it with args; it spins in
+// main.burnForView (or, with "nap", sleeps in main.napForView) until the
+// test's end, when it is killed by its pid.
+func startBurner(t *testing.T, args ...string) int {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "burn")
 	build := exec.Command("go", "build", "-o", bin, "./testdata/burn")
@@ -30,7 +31,7 @@ func startBurner(t *testing.T) int {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the burner: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin)
+	cmd := exec.Command(bin, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
