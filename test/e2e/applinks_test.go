@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
 // viewedTools are the tools whose results the view draws.
@@ -124,5 +128,58 @@ func TestViewsOverHTTPFollowTheRequestsCapabilities(t *testing.T) {
 				t.Errorf("resources/list lists the view: %v, want %v", !tc.want, tc.want)
 			}
 		})
+	}
+}
+
+// A client without MCP Apps keeps today's answer of perf_cpu_profile: the
+// envelope as text with the top functions and hottest stacks, and a
+// resource link for each artifact (flame graph SVG, collapsed stacks,
+// pprof); nothing in it names the view.
+func TestClientsWithoutAppsKeepTheProfilesTextAndLinks(t *testing.T) {
+	testutil.RequireRoot(t)
+	testutil.RequireBinary(t, "perf")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	e := newEnv(t, "")
+	cs := e.connectStdio(t, ctx)
+	pid := startBurner(t)
+	env, res := call(t, ctx, cs, listTools(t, ctx, cs), "perf_cpu_profile", map[string]any{"duration_seconds": 1, "pid": pid})
+	var data struct {
+		Summary struct {
+			TopSelf   []json.RawMessage `json:"top_functions_self"`
+			HotStacks []json.RawMessage `json:"hottest_stacks"`
+		} `json:"summary"`
+		Artifacts []struct {
+			Type string `json:"type"`
+			URI  string `json:"uri"`
+		} `json:"artifacts"`
+	}
+	if err := json.Unmarshal(env.Data, &data); err != nil || !env.Success || len(data.Summary.TopSelf) == 0 || len(data.Summary.HotStacks) == 0 {
+		t.Fatalf("perf_cpu_profile: %v %+v %s", err, env.Error, env.Data)
+	}
+	var types, links []string
+	for _, a := range data.Artifacts {
+		types = append(types, a.Type)
+	}
+	for _, c := range res.Content[1:] {
+		if l, ok := c.(*mcp.ResourceLink); ok {
+			links = append(links, l.URI)
+		}
+	}
+	slices.Sort(types)
+	if !slices.Equal(types, []string{"collapsed", "flamegraph", "pprof"}) || len(links) != len(data.Artifacts) {
+		t.Errorf("artifacts %v, resource links %v: want a link for each of the three", types, links)
+	}
+	for _, a := range data.Artifacts {
+		if !slices.Contains(links, a.URI) {
+			t.Errorf("no resource link to the %s artifact %s", a.Type, a.URI)
+		}
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	if _, ui := res.Meta["ui"]; ui || strings.Contains(text, "ui://") || slices.ContainsFunc(links, func(u string) bool { return strings.HasPrefix(u, "ui://") }) {
+		t.Errorf("the answer names a view: _meta %v, links %v", res.Meta, links)
+	}
+	if !strings.Contains(text, "top_functions_self") || !strings.Contains(text, "main.burnForView") {
+		t.Errorf("the text lacks the top functions: %.300s", text)
 	}
 }
