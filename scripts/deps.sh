@@ -48,6 +48,7 @@ want zsh zsh                                                 # the zsh completio
 want groff-base groff                                        # the man page is rendered in tests
 want man-db man                                              # ... and found by man after the .deb installs it
 want systemd systemd-analyze                                 # the unit is verified by systemd-analyze
+want chromium chromium                                       # renders the MCP App view (test/e2e's view tests)
 # `scripts/deps.sh generate` (make generate) also installs what rebuilds the
 # committed eBPF objects; building and testing never need it.
 if [ "${1:-}" = generate ]; then

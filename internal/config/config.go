@@ -31,6 +31,7 @@ type Config struct {
 	Bpftrace    BpftraceConf        `toml:"bpftrace"`
 	Load        LoadConf            `toml:"load"`
 	Log         LogConf             `toml:"log"`
+	Views       ViewsConf           `toml:"views"`
 }
 
 // Root is a directory file tools may work in. After Load its Path is
@@ -107,6 +108,24 @@ type StdioConf struct {
 	MaxMessageBytes int `toml:"max_message_bytes"`
 }
 
+// ViewsConf says which clients are shown the MCP App that draws profiles
+// and latency histograms (package view).
+type ViewsConf struct {
+	// MCPApps is ViewsAuto (the default): clients that declare the MCP
+	// Apps extension; ViewsAlways: every client of protocol 2025-06-18 or
+	// later, for hosts over stateless HTTP before 2026-07-28, whose
+	// requests do not carry the capabilities they declared at initialize;
+	// ViewsOff: none, and the page is not served.
+	MCPApps string `toml:"mcp_apps"`
+}
+
+// The values of [views] mcp_apps.
+const (
+	ViewsAuto   = "auto"
+	ViewsAlways = "always"
+	ViewsOff    = "off"
+)
+
 // Default is the configuration with nothing set: the working directory as
 // the only root, stdio, and the limits DESIGN.md gives. env and uid decide
 // the state directory, so tests can choose them.
@@ -135,6 +154,7 @@ func Default(cwd string, uid int, env func(string) string) *Config {
 		Process:  DefaultProcess(),
 		Bpftrace: DefaultBpftrace(),
 		Load:     DefaultLoad(),
+		Views:    ViewsConf{MCPApps: ViewsAuto},
 	}
 }
 

@@ -44,6 +44,9 @@ func (c *Config) Validate() error {
 		}
 	}
 	checkRange(&errs, "stdio.max_message_bytes", c.Stdio.MaxMessageBytes, minMessage, maxMessage)
+	if v := c.Views.MCPApps; v != ViewsAuto && v != ViewsAlways && v != ViewsOff {
+		bad("views.mcp_apps %q: want %q, %q or %q", v, ViewsAuto, ViewsAlways, ViewsOff)
+	}
 	return errors.Join(errs...)
 }
 

@@ -30,6 +30,7 @@ func TestValidate(t *testing.T) {
 		{"log level", func(c *Config) { c.Log.Level = "DEBUG" }, nil},
 		{"log level unknown", func(c *Config) { c.Log.Level = "verbose" }, []string{`log.level "verbose": want debug, info, warn or error`}},
 		{"client roots unknown", func(c *Config) { c.ClientRoots = "widen" }, []string{`client_roots "widen": want "ignore" or "narrow"`}},
+		{"views unknown", func(c *Config) { c.Views.MCPApps = "yes" }, []string{`views.mcp_apps "yes": want "auto", "always" or "off"`}},
 		{"no roots", func(c *Config) { c.Roots = nil }, []string{"roots: empty; give at least one [[roots]] path"}},
 		{"bad roots", func(c *Config) {
 			c.Roots = []Root{{Path: ""}, {Path: "rel"}, {Path: filepath.Join(dir, "gone")}, {Path: file}}

@@ -22,9 +22,9 @@ func (s *Server) buildMCP() *mcp.Server {
 	opts := &mcp.ServerOptions{Instructions: instructions, Logger: s.log, Capabilities: capabilities()}
 	s.roots.listen(opts)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostmcp", Title: "hostmcp", Version: s.opts.Version}, opts)
-	// First, so that it sits innermost: a middleware added later (one that
-	// shapes results for a protocol revision) then sees the list it makes.
-	srv.AddReceivingMiddleware(s.listResourcesMiddleware)
+	// First, so that they sit innermost: a middleware added later (one that
+	// shapes results for a protocol revision) then sees the lists they make.
+	srv.AddReceivingMiddleware(s.linkViews, s.listResourcesMiddleware)
 	srv.AddReceivingMiddleware(clipErrors, shapeForRevision, checkLogLevel)
 	srv.AddSendingMiddleware(shapeNotifications)
 	for i, t := range mcpTools(s.order) {
@@ -32,6 +32,7 @@ func (s *Server) buildMCP() *mcp.Server {
 	}
 	addPrompts(srv)
 	s.addResources(srv)
+	s.addView(srv)
 	return srv
 }
 

@@ -40,6 +40,10 @@ type Spec struct {
 	// OffByDefault withholds a sensitive tool (sys_logs) unless the operator
 	// enables it with [tools.<name>] enabled = true.
 	OffByDefault bool
+	// View is the ui:// page that draws this tool's results (view.URI) in
+	// clients that render MCP Apps; the server points to it from the tool
+	// for those clients only. Its results are the same for every client.
+	View string
 }
 
 // Handler is a typed tool handler. It returns a *Error for failures the agent

@@ -75,6 +75,9 @@ func writeTool(b *strings.Builder, d *Def) {
 	if d.Spec.Programs {
 		b.WriteString(" Starts programs: bounded by `[load] max_program_calls`.")
 	}
+	if d.Spec.View != "" {
+		fmt.Fprintf(b, " View: `%s`, for clients that render MCP Apps.", d.Spec.View)
+	}
 	b.WriteString("\n\nArguments:")
 	if len(d.InputSchema.Properties) == 0 {
 		b.WriteString(" none.\n")

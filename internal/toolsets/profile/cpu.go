@@ -13,6 +13,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/view"
 )
 
 type cpuIn struct {
@@ -50,6 +51,7 @@ func (s *Set) cpuProfile() *tool.Def {
 		Title:       "CPU profile",
 		Description: "Sample on-CPU stacks (perf record -g), system-wide or one pid: top functions, hot stacks, flame graph and pprof.",
 		Timeout:     2 * time.Minute,
+		View:        view.URI,
 	}, s.handleCPU).WithRange("duration_seconds", 1, 60).WithRange("sample_rate_hz", 1, 999).WithRange("pid", 1, 1<<22).
 		WithEnum("output_format", "summary", "collapsed")
 }

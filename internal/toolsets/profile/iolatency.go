@@ -13,6 +13,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/view"
 )
 
 type ioLatencyIn struct {
@@ -43,6 +44,7 @@ func (s *Set) ioLatency() *tool.Def {
 		Title:       "Block I/O latency",
 		Description: "Block I/O latency per device without eBPF: /proc/diskstats averages or percentiles traced by perf.",
 		Timeout:     2 * time.Minute,
+		View:        view.URI,
 	}, s.handleIOLatency).WithRange("duration_seconds", 1, 60).WithEnum("mode", "snapshot", "trace")
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/view"
 )
 
 // How perf_offcpu_profile measured.
@@ -44,6 +45,7 @@ func (s *Set) offCPU() *tool.Def {
 		Title:       "Off-CPU time",
 		Description: "Where threads block and why: per thread, the kernel function each wait was in (pipe, futex, disk I/O...), episodes, total and max wait, stack and waker (eBPF; perf sched states without).",
 		Timeout:     2 * time.Minute,
+		View:        view.URI,
 	}, s.handleOffCPU).WithRange("duration_seconds", 1, 30).WithRange("pid", 1, 1<<22).WithRange("top_n", 1, 100)
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/view"
 )
 
 type schedIn struct {
@@ -103,6 +104,7 @@ func (s *Set) schedLatency() *tool.Def {
 		Title:       "Scheduler latency",
 		Description: "Per task, from perf sched: run time, switches, mean and max wakeup-to-run delay; perf_runq_latency gives a histogram.",
 		Timeout:     2 * time.Minute,
+		View:        view.URI,
 	}, s.handleSchedLatency).WithRange("duration_seconds", 1, 30).WithRange("pid", 1, 1<<22).WithRange("top_n", 1, 100)
 }
 

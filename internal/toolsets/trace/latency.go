@@ -9,6 +9,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/ebpf"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/view"
 )
 
 // bioIn is perf_bio_latency's input (spec 000 section 9.10).
@@ -38,6 +39,7 @@ func (s *Set) bioLatency() *tool.Def {
 		Title:       "Block I/O latency histogram (eBPF)",
 		Description: "eBPF histogram of block request latency, log2 or linear, per device if asked; perf_io_latency needs no eBPF.",
 		Timeout:     45 * time.Second,
+		View:        view.URI,
 	}, s.handleBio).WithRange("duration_seconds", 1, 30).WithEnum("histogram_type", "log2", "linear").WithRange("linear_bucket_ms", 1, 100)
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/tool"
+	"github.com/hostmcp/hostmcp/internal/view"
 )
 
 type runqIn struct {
@@ -49,6 +50,7 @@ func (s *Set) runqLatency() *tool.Def {
 		Title:       "Run queue latency histogram (eBPF)",
 		Description: "eBPF histogram of how long runnable tasks waited for a CPU; a p99 in ms means CPU saturation.",
 		Timeout:     45 * time.Second,
+		View:        view.URI,
 	}, s.handleRunq).WithRange("duration_seconds", 1, 30).WithRange("top_n", 1, 50)
 }
 
