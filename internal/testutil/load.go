@@ -21,6 +21,7 @@ var loadLockPath = filepath.Join(os.TempDir(), "hostmcp-test-load.lock")
 // the kernel if the test binary dies.
 func ExclusiveLoad(t testing.TB) {
 	t.Helper()
+	Live(t)
 	f, err := os.OpenFile(loadLockPath, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		t.Fatalf("opening the load lock: %v", err)

@@ -1,6 +1,9 @@
 // Package testutil holds what live tests share: probes for what a test needs
 // from the host, which skip with the reason, or fail when CI demands that
-// every live test runs (HOSTMCP_REQUIRE_PRIVILEGED=1).
+// every live test runs (HOSTMCP_REQUIRE_PRIVILEGED=1). Under `go test
+// -short` every probe of root, kernel features, mounts or load skips: the
+// short run is the fast loop of unit, fixture and end-to-end tests that
+// need none of them.
 package testutil
 
 import (
@@ -22,9 +25,20 @@ func Missing(t testing.TB, format string, args ...any) {
 	t.Skipf(format, args...)
 }
 
+// Live marks a test that needs root, a kernel feature, a mount or load
+// generation: `go test -short` skips it, even where CI demands live tests,
+// since -short asks for the fast loop rather than the full run.
+func Live(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a live test: -short runs only tests that need no root, kernel feature or load")
+	}
+}
+
 // RequireRoot needs effective uid 0.
 func RequireRoot(t testing.TB) {
 	t.Helper()
+	Live(t)
 	if os.Geteuid() != 0 {
 		Missing(t, "this test needs root")
 	}
@@ -43,6 +57,7 @@ func RequireBinary(t testing.TB, name string) string {
 // RequireBTF needs kernel BTF, for CO-RE eBPF programs.
 func RequireBTF(t testing.TB) {
 	t.Helper()
+	Live(t)
 	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
 		Missing(t, "this test needs kernel BTF (/sys/kernel/btf/vmlinux)")
 	}
