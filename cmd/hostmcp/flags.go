@@ -55,6 +55,7 @@ func open(ctx context.Context, p *cli.Parsed, s stdio) (*app.App, bool) {
 		fmt.Fprintf(s.err, "hostmcp: %v\n", err)
 		return nil, false
 	}
+	a.MountTracefs()
 	return a, true
 }
 

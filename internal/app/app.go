@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/catalog"
 	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/ebpf"
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
@@ -88,6 +90,23 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	}
 	deps.Calls.Set(a.Server)
 	return a, nil
+}
+
+// MountTracefs mounts tracefs where none is mounted and a served toolset
+// traces (eBPF tools, bpftrace), saying so in the log: once, at start-up,
+// never inside a capability check. The commands that serve or run tools
+// call it; doctor does not, so that it reports the host as it found it.
+func (a *App) MountTracefs() {
+	if !slices.ContainsFunc(a.Server.Toolsets(), func(ts tool.Toolset) bool { return ts.Tracing }) {
+		return
+	}
+	mounted, err := ebpf.MountTracefs()
+	switch {
+	case err != nil:
+		a.log.Warn("the eBPF and bpftrace tools cannot find tracepoints", "err", err)
+	case mounted:
+		a.log.Info("mounted tracefs at /sys/kernel/tracing: none was mounted, and the tracing tools find tracepoints there")
+	}
 }
 
 // RunSweeper expires handles, and removes stale work files of child

@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 	case "resolve":
 		resolveWorkload()
 	case "preflight":
-		if err := Preflight(); err != nil {
+		if err := Supported(); err != nil {
 			fmt.Println("refused:", err)
 		} else {
 			fmt.Println("allowed")
@@ -45,9 +45,15 @@ func onAttach(f func()) Progress {
 	return func(time.Duration) { once.Do(func() { go f() }) }
 }
 
+// requireEBPF is ebpftest.Require, which this package's tests cannot
+// import (it imports this package).
 func requireEBPF(t *testing.T) {
 	t.Helper()
-	if err := Preflight(); err != nil {
+	testutil.Live(t)
+	if _, err := MountTracefs(); err != nil {
+		testutil.Missing(t, "%v", err)
+	}
+	if err := Supported(); err != nil {
 		testutil.Missing(t, "%v", err)
 	}
 }

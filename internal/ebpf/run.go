@@ -7,50 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/link"
 	"github.com/cilium/ebpf/ringbuf"
-	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/admit"
 )
-
-// Preflight says why eBPF cannot run here, or nil: it needs the kernel's
-// BTF (for CO-RE), the privilege to load programs (CAP_BPF and
-// CAP_PERFMON, or CAP_SYS_ADMIN), and tracefs, where tracepoints are
-// looked up, which it mounts when it is missing.
-func Preflight() error {
-	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
-		return fmt.Errorf("the kernel has no BTF (/sys/kernel/btf/vmlinux): CO-RE programs cannot be relocated")
-	}
-	if !mayLoad() {
-		return fmt.Errorf("loading eBPF programs needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN")
-	}
-	return ensureTracefs()
-}
-
-// ensureTracefs mounts tracefs at its standard place when no tracefs is
-// mounted: systemd does that on every ordinary boot, and some VMs and
-// containers skip it, which makes every tracepoint look absent.
-func ensureTracefs() error {
-	mounts, err := os.ReadFile("/proc/self/mounts")
-	if err != nil {
-		return err
-	}
-	for _, line := range strings.Split(string(mounts), "\n") {
-		if f := strings.Fields(line); len(f) > 2 && f[2] == "tracefs" {
-			return nil
-		}
-	}
-	if err := unix.Mount("nodev", "/sys/kernel/tracing", "tracefs", 0, ""); err != nil {
-		return fmt.Errorf("tracefs is not mounted and mounting it at /sys/kernel/tracing failed: %v", err)
-	}
-	return nil
-}
 
 // attacher attaches one program; trace detaches it at the end.
 type attacher func() (link.Link, error)

@@ -56,6 +56,17 @@ func (e *Error) WithSuggestion(format string, args ...any) *Error {
 	return e
 }
 
+// Failed is a handler's error for a step that failed for a reason outside
+// the caller's input (a trace that could not attach, a program that
+// failed): EXECUTION_FAILED with the error's text. A cancellation or a
+// deadline passes through as it is, for AsError to name.
+func Failed(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return Wrap(ExecutionFailed, err, "%v", err)
+}
+
 // AsError turns any error a handler returned into a tool Error. Handlers
 // should return *Error; anything else is a bug or an unexpected system error
 // and becomes INTERNAL (its text is kept, as it names no secret by contract

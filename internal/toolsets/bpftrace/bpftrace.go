@@ -44,6 +44,7 @@ func (s *Set) Toolset() tool.Toolset {
 		Name:           "bpftrace",
 		Description:    "Run your own bpftrace programs safely: list probes and helpers, run a checked program in the background, page its output, stop it.",
 		DefaultEnabled: true,
+		Tracing:        true,
 		Tools:          []*tool.Def{s.listProbes(), s.listHelpers(), s.execProgram(), s.getResult(), s.stop()},
 		Close:          s.jobs.Close,
 	}

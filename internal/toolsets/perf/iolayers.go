@@ -29,10 +29,6 @@ type VFSCounts struct {
 	Mechanism  string `json:"mechanism" jsonschema:"how they were counted: procfs (/proc/<pid>/io) or the eBPF attach points"`
 }
 
-// IOLayersEBPF counts VFS operations for d with eBPF. The trace toolset
-// provides it; nil means this binary has no eBPF collector.
-type IOLayersEBPF func(ctx context.Context, d time.Duration) (VFSCounts, error)
-
 type blockCounts struct {
 	ReadOps    uint64 `json:"read_ops"`
 	WriteOps   uint64 `json:"write_ops"`
@@ -76,16 +72,9 @@ func (s *Set) ioLayers() *tool.Def {
 func (s *Set) handleIOLayers(ctx context.Context, call *tool.Call, in ioLayersIn) (ioLayersOut, error) {
 	dur := time.Duration(cmp.Or(in.DurationSeconds, 10)) * time.Second
 	mode := cmp.Or(in.Mode, "auto")
-	if mode == "ebpf" && s.deps.IOLayersEBPF == nil {
-		return ioLayersOut{}, tool.Errorf(tool.CapabilityMissing, "this hostmcp has no eBPF collector for VFS operations").
-			WithSuggestion("Use mode procfs (or auto), which estimates the VFS layer from /proc/<pid>/io.")
-	}
 	auto := mode == "auto"
 	if auto {
-		mode = "procfs"
-		if s.deps.IOLayersEBPF != nil {
-			mode = s.autoMode(call)
-		}
+		mode = s.autoMode(call)
 	}
 	before, _, err := s.deps.Host.ReadCounters(nil)
 	if err != nil {
@@ -95,7 +84,7 @@ func (s *Set) handleIOLayers(ctx context.Context, call *tool.Call, in ioLayersIn
 	var procBefore map[int]hostinfo.ProcIO
 	start := time.Now()
 	if mode == "ebpf" {
-		out.VFS, err = s.deps.IOLayersEBPF(ctx, dur)
+		out.VFS, err = s.vfsEBPF(ctx, dur)
 		if te := tool.AsError(err); auto && err != nil && te.Code == tool.CapabilityMissing {
 			call.Warn("eBPF is not available here (%s): measured from procfs instead", te.Message)
 			mode, err = "procfs", nil

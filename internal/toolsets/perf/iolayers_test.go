@@ -3,13 +3,15 @@ package perf
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/ebpf/ebpftest"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/privilege"
 	"github.com/hostmcp/hostmcp/internal/testutil"
@@ -35,22 +37,18 @@ func TestIOLayersProcfs(t *testing.T) {
 	}
 }
 
-// Without an eBPF collector, or when it says eBPF cannot run here, mode
-// ebpf answers CAPABILITY_MISSING and auto measures from procfs.
+// Where eBPF cannot run, mode ebpf answers CAPABILITY_MISSING with the
+// reason, and auto measures from procfs.
 func TestIOLayersEBPFFallback(t *testing.T) {
-	missing := func(context.Context, time.Duration) (VFSCounts, error) {
-		return VFSCounts{}, tool.Wrap(tool.CapabilityMissing, errors.New("no BTF"), "eBPF tracing is not possible here: no BTF")
+	noBTF := func() error { return fmt.Errorf("the kernel has no BTF: %w", ebpf.ErrNotSupported) }
+	s := New(&Deps{Host: hostinfo.New(hostinfo.Roots{}), EBPFSupported: noBTF})
+	_, terr := tooltest.Run[ioLayersOut](t, context.Background(), s.ioLayers(), "test", map[string]any{"duration_seconds": 1, "mode": "ebpf"})
+	if terr == nil || terr.Code != tool.CapabilityMissing || !strings.Contains(terr.Message, "no BTF") || !strings.Contains(terr.Suggestion, "procfs") {
+		t.Fatalf("mode ebpf: %+v", terr)
 	}
-	for _, collector := range []IOLayersEBPF{nil, missing} {
-		s := New(&Deps{Host: hostinfo.New(hostinfo.Roots{}), IOLayersEBPF: collector})
-		_, terr := tooltest.Run[ioLayersOut](t, context.Background(), s.ioLayers(), "test", map[string]any{"duration_seconds": 1, "mode": "ebpf"})
-		if terr == nil || terr.Code != tool.CapabilityMissing {
-			t.Fatalf("mode ebpf: %+v", terr)
-		}
-		out := tooltest.MustRun[ioLayersOut](t, context.Background(), s.ioLayers(), map[string]any{"duration_seconds": 1})
-		if out.Mode != "procfs" || out.VFS.Mechanism != "procfs" {
-			t.Fatalf("auto: %+v", out)
-		}
+	out := tooltest.MustRun[ioLayersOut](t, context.Background(), s.ioLayers(), map[string]any{"duration_seconds": 1})
+	if out.Mode != "procfs" || out.VFS.Mechanism != "procfs" {
+		t.Fatalf("auto: %+v", out)
 	}
 }
 
@@ -77,11 +75,8 @@ func TestIOLayersAutoAsksThePreflight(t *testing.T) {
 	}
 	unprivileged := privilege.New(hostinfo.New(hostinfo.Roots{Proc: filepath.Join(dir, "proc"), Sys: filepath.Join(dir, "sys"), RootFS: dir}), nil)
 	started := 0
-	collector := func(context.Context, time.Duration) (VFSCounts, error) {
-		started++
-		return VFSCounts{Mechanism: "ebpf"}, nil
-	}
-	s := New(&Deps{Host: hostinfo.New(hostinfo.Roots{}), IOLayersEBPF: collector, Privileges: unprivileged})
+	probe := func() error { started++; return nil }
+	s := New(&Deps{Host: hostinfo.New(hostinfo.Roots{}), EBPFSupported: probe, Privileges: unprivileged})
 	res := (&tool.Runner{}).Run(context.Background(), tool.Invocation{Def: s.ioLayers(), Args: json.RawMessage(`{"duration_seconds":1}`)})
 	var out ioLayersOut
 	if res.Err != nil || json.Unmarshal(res.Envelope.Data, &out) != nil {
@@ -93,5 +88,26 @@ func TestIOLayersAutoAsksThePreflight(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(warnings, "\n"), "CAP_BPF") {
 		t.Errorf("the fallback does not say what is missing: %q", warnings)
+	}
+}
+
+// Mode ebpf counts a reader's calls in the kernel, by the eBPF attach
+// points, with no collector handed in from another toolset.
+func TestIOLayersEBPFLive(t *testing.T) {
+	ebpftest.Require(t)
+	testutil.ExclusiveLoad(t) // a busy reader
+	f := filepath.Join(t.TempDir(), "data")
+	if err := os.WriteFile(f, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sh := exec.Command("sh", "-c", `exec 3<"$0"; while :; do read -r x <&3 || exec 3<"$0"; done`, f)
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sh.Process.Kill(); _ = sh.Wait() })
+	s := New(&Deps{Host: hostinfo.New(hostinfo.Roots{})})
+	out := tooltest.MustRun[ioLayersOut](t, context.Background(), s.ioLayers(), map[string]any{"duration_seconds": 1, "mode": "ebpf"})
+	if out.Mode != "ebpf" || out.VFS.ReadOps < 50 || out.VFS.Mechanism != ebpf.FileIOMechanism {
+		t.Fatalf("mode ebpf: %+v", out)
 	}
 }

@@ -4,6 +4,7 @@
 package perf
 
 import (
+	"github.com/hostmcp/hostmcp/internal/ebpf"
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/privilege"
@@ -14,8 +15,9 @@ import (
 type Deps struct {
 	Host *hostinfo.Host
 	Exec *execx.Runner // only asked which programs exist; nil means none
-	// IOLayersEBPF is perf_io_layers' eBPF mode; nil serves procfs only.
-	IOLayersEBPF IOLayersEBPF
+	// EBPFSupported says why eBPF cannot run here, or nil; nil means
+	// ebpf.Supported. Tests give another to play a host without eBPF.
+	EBPFSupported func() error
 	// Privileges judges the privileged tools for perf_info's report; nil
 	// reports none.
 	Privileges *privilege.Preflight
@@ -27,7 +29,13 @@ type Set struct {
 }
 
 // New builds the perf toolset.
-func New(d *Deps) *Set { return &Set{deps: *d} }
+func New(d *Deps) *Set {
+	s := &Set{deps: *d}
+	if s.deps.EBPFSupported == nil {
+		s.deps.EBPFSupported = ebpf.Supported
+	}
+	return s
+}
 
 // Toolset lists the perf tools.
 func (s *Set) Toolset() tool.Toolset {
@@ -35,6 +43,7 @@ func (s *Set) Toolset() tool.Toolset {
 		Name:           "perf",
 		Description:    "Performance troubleshooting from procfs and sysfs: host capabilities and the USE method.",
 		DefaultEnabled: true,
+		Tracing:        true,
 		Tools:          []*tool.Def{s.info(), s.snapshotTool(), s.useCheck(), s.netHealth(), s.cgroupSummary(), s.fdTrace(), s.threadProfile(), s.ioLayers()},
 	}
 }

@@ -69,7 +69,7 @@ func (s *Set) handleOffCPU(ctx context.Context, call *tool.Call, in schedIn) (of
 	}
 	defer release()
 	var out offCPUOut
-	if why := ebpf.Preflight(); why == nil {
+	if why := ebpf.Supported(); why == nil {
 		out, err = s.offCPUeBPF(ctx, call, in)
 	} else if s.needPerf() == nil {
 		call.Warn("eBPF cannot run here (%v): without it, this answer has only the state each thread left the CPU in, from perf sched, not what it waited on", why)

@@ -45,6 +45,7 @@ func (s *Set) Toolset() tool.Toolset {
 		Name:           "profile",
 		Description:    "CPU and off-CPU profiles, scheduler and block I/O latency with perf; profiles kept as artifacts (pprof, flame graph SVG).",
 		DefaultEnabled: true,
+		Tracing:        true,
 		Tools:          []*tool.Def{s.cpuProfile(), s.offCPU(), s.schedLatency(), s.ioLatency(), s.listArtifacts(), s.getArtifact()},
 	}
 }

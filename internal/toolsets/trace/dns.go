@@ -81,7 +81,7 @@ func (s *Set) dnsLatency() *tool.Def {
 }
 
 func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut, error) {
-	if err := preflight(""); err != nil {
+	if err := s.preflight(""); err != nil {
 		return dnsOut{}, err
 	}
 	d := seconds(in.DurationSeconds, 10)
@@ -128,7 +128,7 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 		}
 	}
 	if err != nil {
-		return dnsOut{}, failed(err)
+		return dnsOut{}, tool.Failed(err)
 	}
 	out := dnsOut{Mechanism: res.Mechanism, Lost: res.Lost, NotInTables: res.Unkeyed}
 	hosts := hostTable(res)

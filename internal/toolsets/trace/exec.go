@@ -77,7 +77,7 @@ func (s *Set) handleExec(ctx context.Context, call *tool.Call, in execIn) (execO
 			return execOut{}, err
 		}
 	}
-	if err := preflight(""); err != nil {
+	if err := s.preflight(""); err != nil {
 		return execOut{}, err
 	}
 	wanted := func(ppid, uid uint32, failed bool, comm, filename string) bool {
@@ -101,7 +101,7 @@ func (s *Set) handleExec(ctx context.Context, call *tool.Call, in execIn) (execO
 		records.add(row)
 	})
 	if err != nil {
-		return execOut{}, failed(err)
+		return execOut{}, tool.Failed(err)
 	}
 	out := execOut{Mechanism: ebpf.ExecMechanism, Lost: res.Lost, NotInTables: res.Unkeyed}
 	type key struct {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
 	"github.com/hostmcp/hostmcp/internal/tool"
-	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
 )
 
 // fileIn is perf_file_trace's input (spec 000 section 9.14).
@@ -54,7 +53,7 @@ func (s *Set) fileTrace() *tool.Def {
 }
 
 func (s *Set) handleFile(ctx context.Context, call *tool.Call, in fileIn) (fileOut, error) {
-	if err := preflight(""); err != nil {
+	if err := s.preflight(""); err != nil {
 		return fileOut{}, err
 	}
 	mode := cmp.Or(in.Mode, "all")
@@ -92,11 +91,11 @@ func (s *Set) handleFile(ctx context.Context, call *tool.Call, in fileIn) (fileO
 		opsRes, err = ebpf.FileOps(ctx, d, ebpf.FileOpsOptions{TGID: tgid, AllPaths: in.IncludeAllFiles}, progs[traces-1], ops.add)
 		if err != nil {
 			g.Wait()
-			return fileOut{}, failed(err)
+			return fileOut{}, tool.Failed(err)
 		}
 	}
 	if err := g.Wait(); err != nil {
-		return fileOut{}, failed(err)
+		return fileOut{}, tool.Failed(err)
 	}
 	var records, tables []cut
 	if slowOps {
@@ -128,18 +127,4 @@ func (s *Set) handleFile(ctx context.Context, call *tool.Call, in fileIn) (fileO
 	}
 	fitAnswer(&out, call.DataBudget(), records, tables)
 	return out, nil
-}
-
-// IOLayers is perf_io_layers' eBPF mode: reads and writes on regular files
-// counted in the kernel, for comparison with the block layer.
-func IOLayers(ctx context.Context, d time.Duration) (perf.VFSCounts, error) {
-	if err := preflight("perf_io_layers with mode procfs"); err != nil {
-		return perf.VFSCounts{}, err
-	}
-	res, err := ebpf.FileIO(ctx, d, ebpf.FileIOOptions{}, nil, nil)
-	if err != nil {
-		return perf.VFSCounts{}, failed(err)
-	}
-	return perf.VFSCounts{ReadOps: res.Read.Calls, WriteOps: res.Write.Calls, ReadBytes: res.Read.Bytes, WriteBytes: res.Write.Bytes,
-		Mechanism: ebpf.FileIOMechanism}, nil
 }

@@ -44,7 +44,7 @@ func (s *Set) bioLatency() *tool.Def {
 }
 
 func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut, error) {
-	if err := preflight("perf_io_latency (mode snapshot, from /proc/diskstats)"); err != nil {
+	if err := s.preflight("perf_io_latency (mode snapshot, from /proc/diskstats)"); err != nil {
 		return histOut{}, err
 	}
 	names := blockDevices()
@@ -83,7 +83,7 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 	d := seconds(in.DurationSeconds, 5)
 	byDev, err := ebpf.BioLatency(ctx, d, o, progress(ctx, call, d, "tracing block requests"))
 	if err != nil {
-		return histOut{}, failed(err)
+		return histOut{}, tool.Failed(err)
 	}
 	var all ebpf.Slots
 	devs := make([]uint32, 0, len(byDev))

@@ -75,7 +75,7 @@ func (s *Set) tcpTrace() *tool.Def {
 }
 
 func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut, error) {
-	if err := preflight("perf_net_health (counters from /proc/net)"); err != nil {
+	if err := s.preflight("perf_net_health (counters from /proc/net)"); err != nil {
 		return tcpOut{}, err
 	}
 	mode := cmp.Or(in.Mode, "lifecycle")
@@ -98,7 +98,7 @@ func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut,
 		records.add(row)
 	})
 	if err != nil {
-		return tcpOut{}, failed(err)
+		return tcpOut{}, tool.Failed(err)
 	}
 	out.Lost, out.NotInTables, out.Total = res.Lost, res.Unkeyed, res.Unkeyed
 	peers := peerTable(res, lifecycle)

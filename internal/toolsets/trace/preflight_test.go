@@ -2,24 +2,23 @@ package trace
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/ebpf"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
-	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
 )
 
 // Without eBPF every trace tool answers CAPABILITY_MISSING at once, naming
-// the procfs tool to use where there is one, and io_layers' collector says
-// the same so that perf_io_layers can fall back.
+// the procfs tool to use where there is one.
 func TestWithoutEBPF(t *testing.T) {
-	ebpfPreflight = func() error { return errors.New("the kernel has no BTF") }
-	t.Cleanup(func() { ebpfPreflight = defaultPreflight })
+	s := New()
+	s.supported = func() error { return fmt.Errorf("the kernel has no BTF: %w", ebpf.ErrNotSupported) }
 	fallbacks := map[string]string{"perf_bio_latency": "perf_io_latency", "perf_runq_latency": "perf_sched_latency", "perf_tcp_trace": "perf_net_health"}
-	for _, d := range New().Toolset().Tools {
+	for _, d := range s.Toolset().Tools {
 		start := time.Now()
 		// At once: well before the 5 s it was asked to trace.
 		_, terr := tooltest.Run[map[string]any](t, context.Background(), d, "test", map[string]any{"duration_seconds": 5})
@@ -30,9 +29,4 @@ func TestWithoutEBPF(t *testing.T) {
 			t.Errorf("%s: the suggestion does not name %s: %s", d.Spec.Name, fb, terr.Suggestion)
 		}
 	}
-	_, err := IOLayers(context.Background(), time.Second)
-	if te := tool.AsError(err); err == nil || te.Code != tool.CapabilityMissing {
-		t.Fatalf("io_layers collector: %v", err)
-	}
-	var _ perf.IOLayersEBPF = IOLayers
 }

@@ -69,14 +69,14 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 			in.PID = int(status.TGID)
 		}
 	}
-	if err := preflight("perf_sched_latency (perf sched) or perf_use_check"); err != nil {
+	if err := s.preflight("perf_sched_latency (perf sched) or perf_use_check"); err != nil {
 		return runqOut{}, err
 	}
 	d := seconds(in.DurationSeconds, 5)
 	o := ebpf.RunqOptions{TGID: uint32(in.PID), PerProcess: in.PerProcess}
 	res, err := ebpf.RunqLatency(ctx, d, o, progress(ctx, call, d, "tracing the run queues"))
 	if err != nil {
-		return runqOut{}, failed(err)
+		return runqOut{}, tool.Failed(err)
 	}
 	var all ebpf.Slots
 	var totalUS uint64

@@ -63,7 +63,7 @@ func (s *Set) syscallCount() *tool.Def {
 }
 
 func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn) (syscountOut, error) {
-	if err := preflight(""); err != nil {
+	if err := s.preflight(""); err != nil {
 		return syscountOut{}, err
 	}
 	if len(in.Comm) > 15 {
@@ -73,7 +73,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 	o := ebpf.SyscountOptions{TGID: uint32(max(in.PID, 0)), Comm: in.Comm, ErrorsOnly: in.IncludeErrors, Latency: in.IncludeLatency}
 	c, err := ebpf.CountSyscalls(ctx, d, o, progress(ctx, call, d, "counting system calls"))
 	if err != nil {
-		return syscountOut{}, failed(err)
+		return syscountOut{}, tool.Failed(err)
 	}
 	top := cmp.Or(in.TopN, 20)
 	out := syscountOut{Mechanism: ebpf.SyscountMechanism, OnlyErrors: in.IncludeErrors, NotInTables: c.Unkeyed}

@@ -7,7 +7,6 @@ package trace
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,10 +22,14 @@ import (
 )
 
 // Set is the trace toolset.
-type Set struct{}
+type Set struct {
+	// supported is ebpf.Supported; a test gives another to play a host
+	// without eBPF.
+	supported func() error
+}
 
 // New builds the trace toolset.
-func New() *Set { return &Set{} }
+func New() *Set { return &Set{supported: ebpf.Supported} }
 
 // Toolset lists the eBPF tracing tools.
 func (s *Set) Toolset() tool.Toolset {
@@ -34,6 +37,7 @@ func (s *Set) Toolset() tool.Toolset {
 		Name:           "trace",
 		Description:    "eBPF tracing with built-in CO-RE programs: block and run queue latency, syscall counts, execs, TCP connections, file operations, DNS and VFS latency.",
 		DefaultEnabled: true,
+		Tracing:        true,
 		Tools: []*tool.Def{s.bioLatency(), s.runqLatency(), s.tcpTrace(), s.syscallCount(), s.execTrace(),
 			s.fileTrace(), s.dnsLatency(), s.vfsLatency()},
 	}
@@ -43,16 +47,10 @@ func (s *Set) Toolset() tool.Toolset {
 // window (listing.go); the answer may list fewer to fit the output cap.
 const maxRecords = 500
 
-// ebpfPreflight is ebpf.Preflight; tests replace it to play a host
-// without eBPF.
-var ebpfPreflight = defaultPreflight
-
-var defaultPreflight = ebpf.Preflight
-
 // preflight answers CAPABILITY_MISSING when eBPF cannot run here; fallback
 // names the tool that works without it, if there is one.
-func preflight(fallback string) error {
-	if err := ebpfPreflight(); err != nil {
+func (s *Set) preflight(fallback string) error {
+	if err := s.supported(); err != nil {
 		e := tool.Errorf(tool.CapabilityMissing, "eBPF tracing is not possible here: %v", err)
 		if fallback != "" {
 			return e.WithSuggestion("Use %s, which needs no eBPF; perf_info shows what this host supports.", fallback)
@@ -60,15 +58,6 @@ func preflight(fallback string) error {
 		return e.WithSuggestion("Run hostmcp as root (or with CAP_BPF and CAP_PERFMON) on a kernel with BTF; perf_info shows what this host supports.")
 	}
 	return nil
-}
-
-// failed turns a tracing error into the tool's error; cancellation passes
-// through as it is.
-func failed(err error) error {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return tool.Wrap(tool.ExecutionFailed, err, "%v", err)
 }
 
 // progress reports a trace's elapsed time against its duration.

@@ -53,7 +53,7 @@ func (s *Set) vfsLatency() *tool.Def {
 }
 
 func (s *Set) handleVFS(ctx context.Context, call *tool.Call, in vfsIn) (vfsOut, error) {
-	if err := preflight(""); err != nil {
+	if err := s.preflight(""); err != nil {
 		return vfsOut{}, err
 	}
 	d := seconds(in.DurationSeconds, 5)
@@ -65,7 +65,7 @@ func (s *Set) handleVFS(ctx context.Context, call *tool.Call, in vfsIn) (vfsOut,
 	o := ebpf.FileIOOptions{TGID: uint32(max(in.PID, 0)), AllFiles: in.IncludeAllFiles, Slow: max(time.Duration(minMS)*time.Millisecond, 1)}
 	res, err := ebpf.FileIO(ctx, d, o, progress(ctx, call, d, "timing reads and writes"), slow.add)
 	if err != nil {
-		return vfsOut{}, failed(err)
+		return vfsOut{}, tool.Failed(err)
 	}
 	files, procs := ioTables(res)
 	out := vfsOut{Mechanism: ebpf.FileIOMechanism, MinLatencyMS: minMS, Read: summary(res.Read), Write: summary(res.Write),
