@@ -30,6 +30,7 @@ type Config struct {
 	Process     ProcessConf         `toml:"process"`
 	Bpftrace    BpftraceConf        `toml:"bpftrace"`
 	Load        LoadConf            `toml:"load"`
+	Confirm     ConfirmConf         `toml:"confirm"`
 }
 
 // Root is a directory file tools may work in. After Load its Path is
@@ -134,6 +135,7 @@ func Default(cwd string, uid int, env func(string) string) *Config {
 		Process:  DefaultProcess(),
 		Bpftrace: DefaultBpftrace(),
 		Load:     DefaultLoad(),
+		Confirm:  DefaultConfirm(),
 	}
 }
 
