@@ -1,6 +1,6 @@
 // Package num rounds the figures answers carry, so an agent reads 12.35
 // rather than 12.349999999999998: digits beyond what was measured cost
-// tokens and say nothing.
+// tokens and say nothing. It also writes figures for a person (human.go).
 package num
 
 import "math"

@@ -1,0 +1,20 @@
+package num
+
+import (
+	"testing"
+	"time"
+)
+
+func TestHuman(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{Count(0), "0"}, {Count(999), "999"}, {Count(1234), "1,234"}, {Count(1234567), "1,234,567"}, {Count(-1234), "-1,234"},
+		{Bytes(0), "0 B"}, {Bytes(1023), "1023 B"}, {Bytes(1024), "1.0 KiB"}, {Bytes(56 << 20), "56.0 MiB"}, {Bytes(3 << 30), "3.0 GiB"},
+		{Bytes(1 << 62), "4.0 EiB"},
+		{Span(-time.Second), "0 s"}, {Span(40 * time.Second), "40 s"}, {Span(3*time.Minute + 59*time.Second), "3 min"},
+		{Span(5 * time.Hour), "5 h"}, {Span(47 * time.Hour), "47 h"}, {Span(73 * time.Hour), "3 days"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
