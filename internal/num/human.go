@@ -54,3 +54,11 @@ func Span(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d days", int64(d/(24*time.Hour)))
 }
+
+// Counted writes n and the noun, singular for one: "1 file", "1,234 files".
+func Counted(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Count(n) + " " + many
+}

@@ -11,6 +11,7 @@ func TestHuman(t *testing.T) {
 		{Bytes(0), "0 B"}, {Bytes(1023), "1023 B"}, {Bytes(1024), "1.0 KiB"}, {Bytes(56 << 20), "56.0 MiB"}, {Bytes(3 << 30), "3.0 GiB"},
 		{Bytes(1 << 62), "4.0 EiB"},
 		{Span(-time.Second), "0 s"}, {Span(40 * time.Second), "40 s"}, {Span(3*time.Minute + 59*time.Second), "3 min"},
+		{Counted(1, "file", "files"), "1 file"}, {Counted(0, "file", "files"), "0 files"}, {Counted(1234, "entry", "entries"), "1,234 entries"},
 		{Span(5 * time.Hour), "5 h"}, {Span(47 * time.Hour), "47 h"}, {Span(73 * time.Hour), "3 days"},
 	} {
 		if tc.got != tc.want {
