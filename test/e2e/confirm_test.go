@@ -296,3 +296,43 @@ func TestConfirmOverHTTP(t *testing.T) {
 		t.Fatalf("2026-07-28 over HTTP: %+v, asked %q", env.Error, p.questions())
 	}
 }
+
+// An operator adds a tool to [confirm]: organize_downloads with apply asks
+// first, its dry run says it would ask, and a decline moves nothing; a
+// flow that moves nothing is not asked about.
+func TestConfirmOperatorRule(t *testing.T) {
+	ctx := testCtx(t)
+	e := newEnv(t, "[confirm]\ntools.mcp_run_onboarding = [\"moves>0\"]\n")
+	dl := filepath.Join(e.root, "Downloads")
+	for _, name := range []string{"a.pdf", "b.png"} {
+		if err := os.MkdirAll(dl, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dl, name), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := treeSum(t, dl)
+	p := &person{answer: "decline"}
+	cs := e.connectAsking(t, ctx, "2025-11-25", p)
+	tools := listTools(t, ctx, cs)
+	var dry struct {
+		Plan struct {
+			Summary           string `json:"summary"`
+			NeedsConfirmation bool   `json:"needs_confirmation"`
+		} `json:"plan"`
+	}
+	mustEnvelope(t, ctx, cs, tools, "mcp_run_onboarding", map[string]any{"flow_name": "organize_downloads", "path": "Downloads"}, &dry)
+	want := fmt.Sprintf("Move 2 files at the top of %q into category folders beside them (Documents 1, Images 1), replacing none", dl)
+	if !dry.Plan.NeedsConfirmation || dry.Plan.Summary != want {
+		t.Errorf("dry run plan %+v, want %q", dry.Plan, want)
+	}
+	env, _ := call(t, ctx, cs, tools, "mcp_run_onboarding", map[string]any{"flow_name": "organize_downloads", "path": "Downloads", "apply": true})
+	if env.Success || env.Error.Code != "DECLINED" || len(p.questions()) != 1 || !strings.HasPrefix(p.questions()[0], want) || treeSum(t, dl) != before {
+		t.Fatalf("declined: %+v, asked %q", env.Error, p.questions())
+	}
+	env, _ = call(t, ctx, cs, tools, "mcp_run_onboarding", map[string]any{"flow_name": "explain_repo"})
+	if len(p.questions()) != 1 {
+		t.Errorf("a flow that moves nothing was asked about: %q (%+v)", p.questions(), env.Error)
+	}
+}
