@@ -49,8 +49,11 @@ func NewConfirmPolicy(conf config.ConfirmConf, defs []*Def) (*ConfirmPolicy, err
 			slices.Sort(planned)
 			errs = append(errs, fmt.Errorf("%s: no tool is named %q; tools that can be confirmed: %s", key, name, strings.Join(planned, ", ")))
 			continue
-		case !d.Planned():
+		case !d.Planned() && d.Spec.Kind == ReadOnly:
 			errs = append(errs, fmt.Errorf("%s: %s changes nothing (it is %s), so there is nothing to confirm", key, name, d.Spec.Kind))
+			continue
+		case !d.Planned():
+			errs = append(errs, fmt.Errorf("%s: %s works out no plan before it acts, so it cannot be confirmed", key, name))
 			continue
 		}
 		for i, c := range rules[name] {
