@@ -1,6 +1,9 @@
 package catalog
 
 import (
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hostmcp/hostmcp/internal/config"
@@ -33,5 +36,36 @@ func TestEveryChangeCanBeConfirmed(t *testing.T) {
 	}
 	if _, err := tool.NewConfirmPolicy(config.DefaultConfirm(), defs); err != nil {
 		t.Errorf("the default [confirm] does not fit the tools: %v", err)
+	}
+}
+
+// The README's table of facts ([confirm] conditions) lists every planned
+// tool with each fact it declares, so an operator writes conditions from
+// the table that hold.
+func TestReadmeListsConfirmationFacts(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| (.*) \\|$").FindAllStringSubmatch(string(b), -1) {
+		rows[m[1]] = m[2]
+	}
+	for _, ts := range all(t) {
+		for _, d := range ts.Tools {
+			if !d.Planned() {
+				continue
+			}
+			row, ok := rows[d.Spec.Name]
+			if !ok {
+				t.Errorf("README: no row of facts for %s", d.Spec.Name)
+				continue
+			}
+			for _, f := range d.Spec.Facts {
+				if !strings.Contains(row, "`"+f.Name+"`") {
+					t.Errorf("README: %s's row %q lacks fact %s", d.Spec.Name, row, f.Name)
+				}
+			}
+		}
 	}
 }
