@@ -114,7 +114,7 @@ func flatten(v any, prefix string, out *[]string) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, sub := range v {
-			if prefix == "tools." || prefix == "repl.args." {
+			if prefix == "tools." || prefix == "repl.args." || prefix == "confirm.tools." {
 				k = anyName
 			}
 			flatten(sub, prefix+k+".", out)

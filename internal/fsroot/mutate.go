@@ -4,6 +4,9 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
+	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -13,17 +16,60 @@ import (
 // Mkdirs creates a directory and its parents. It reports whether anything
 // was created; an existing directory is an error only when !existOK.
 func (l Loc) Mkdirs(existOK bool) (bool, error) {
-	if st, err := l.Root.r.Stat(l.Rel); err == nil {
-		if !st.IsDir() {
-			return false, tool.Errorf(tool.AlreadyExists, "%q exists and is %s", tool.Clip(l.Given), kindName(st.Mode()))
-		}
-		if !existOK {
-			return false, tool.Errorf(tool.AlreadyExists, "directory %q already exists", tool.Clip(l.Given)).
-				WithSuggestion("Pass exist_ok: true (the default) to accept an existing directory.")
-		}
-		return false, l.Writable() // nothing to create, but say so for a read-only root
+	if exists, err := l.existingDir(existOK); exists || err != nil {
+		return false, err
 	}
 	return l.mkdirAll()
+}
+
+// PlanMkdirs makes every check Mkdirs makes and names the directories it
+// would create, relative to the root, shallowest first (none when l
+// exists); it changes nothing.
+func (l Loc) PlanMkdirs(existOK bool) ([]string, error) {
+	if exists, err := l.existingDir(existOK); exists || err != nil {
+		return nil, err
+	}
+	d, missing, err := l.nearestDir()
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	if len(missing) == 0 {
+		return nil, nil
+	}
+	if err := l.writableIn(d); err != nil {
+		return nil, err
+	}
+	return l.missingPaths(missing), nil
+}
+
+// existingDir reports whether l already exists, and the error Mkdirs
+// answers for it: not a directory, !existOK, or a read-only root.
+func (l Loc) existingDir(existOK bool) (bool, error) {
+	st, err := l.Root.r.Stat(l.Rel)
+	if err != nil {
+		return false, nil
+	}
+	if !st.IsDir() {
+		return true, tool.Errorf(tool.AlreadyExists, "%q exists and is %s", tool.Clip(l.Given), kindName(st.Mode()))
+	}
+	if !existOK {
+		return true, tool.Errorf(tool.AlreadyExists, "directory %q already exists", tool.Clip(l.Given)).
+			WithSuggestion("Pass exist_ok: true (the default) to accept an existing directory.")
+	}
+	return true, l.Writable() // nothing to create, but say so for a read-only root
+}
+
+// missingPaths turns the trailing names of l.Rel that nearestDir found
+// missing into paths relative to the root, shallowest first.
+func (l Loc) missingPaths(missing []string) []string {
+	parts := strings.Split(l.Rel, "/")
+	kept := parts[:len(parts)-len(missing)]
+	out := make([]string, len(missing))
+	for i := range missing {
+		out[i] = path.Join(append(slices.Clip(kept), missing[:i+1]...)...)
+	}
+	return out
 }
 
 // Remove deletes a file, a symbolic link (never what it points to) or,
@@ -82,39 +128,109 @@ func (s *Set) removable(l Loc) (*os.File, string, *unix.Stat_t, error) {
 	return dir, base, &st, nil
 }
 
+// MovePlan is what Move finds before it changes anything.
+type MovePlan struct {
+	Source fs.FileInfo
+	// Target is the entry the move would replace; nil when there is none.
+	Target fs.FileInfo
+	// Copies says source and target lie on different file systems: Move
+	// would copy the source, then delete it.
+	Copies bool
+}
+
+// PlanMove makes every check Move makes before it renames, and says what
+// it found; it changes nothing.
+func (s *Set) PlanMove(src, dst Loc, overwrite bool) (MovePlan, error) {
+	m, err := s.checkMove(src, dst, overwrite)
+	if err != nil {
+		return MovePlan{}, err
+	}
+	defer m.close()
+	var p MovePlan
+	if p.Source, err = src.Lstat(); err != nil {
+		return MovePlan{}, err
+	}
+	if m.dst != nil {
+		if p.Target, err = dst.Lstat(); err != nil {
+			return MovePlan{}, err
+		}
+	}
+	var dirSt unix.Stat_t
+	if err := unix.Fstat(int(m.ddir.Fd()), &dirSt); err == nil {
+		p.Copies = dirSt.Dev != m.sst.Dev
+	}
+	return p, nil
+}
+
+// moveCheck is a move checked and ready: both directories open.
+type moveCheck struct {
+	sdir, ddir   *os.File
+	sbase, dbase string
+	sst          *unix.Stat_t
+	dst          *unix.Stat_t // nil: no target to replace
+}
+
+func (m *moveCheck) close() {
+	m.sdir.Close()
+	m.ddir.Close()
+}
+
+// checkMove opens both sides of a move and refuses it, changing nothing,
+// where Move must: a root, a read-only side, a target that exists without
+// overwrite or is of another kind.
+func (s *Set) checkMove(src, dst Loc, overwrite bool) (*moveCheck, error) {
+	sdir, sbase, sst, err := s.removable(src)
+	if err != nil {
+		return nil, err
+	}
+	ddir, dbase, err := dst.parent()
+	if err != nil {
+		sdir.Close()
+		return nil, err
+	}
+	m := &moveCheck{sdir: sdir, ddir: ddir, sbase: sbase, dbase: dbase, sst: sst}
+	if err := m.check(s, src, dst, overwrite); err != nil {
+		m.close()
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *moveCheck) check(s *Set, src, dst Loc, overwrite bool) error {
+	if dst.dirOnly && m.sst.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return tool.Errorf(tool.NotADirectory, "%q ends in \"/\" but %q is not a directory", tool.Clip(dst.Given), tool.Clip(src.Given))
+	}
+	var dstat unix.Stat_t
+	if err := unix.Fstatat(int(m.ddir.Fd()), m.dbase, &dstat, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return nil
+	}
+	if !overwrite {
+		return tool.Errorf(tool.AlreadyExists, "%q already exists", tool.Clip(dst.Given)).
+			WithSuggestion("Choose another target, or pass overwrite: true to replace it.")
+	}
+	if s.holdsRoot(&dstat) {
+		return tool.Errorf(tool.PermissionDenied, "%q is an allowed root or holds one; it cannot be replaced", tool.Clip(dst.Given))
+	}
+	sIsDir, dIsDir := m.sst.Mode&unix.S_IFMT == unix.S_IFDIR, dstat.Mode&unix.S_IFMT == unix.S_IFDIR
+	if sIsDir != dIsDir {
+		return tool.Errorf(tool.IsDirectory, "cannot replace %q (%s) with %q (%s)", tool.Clip(dst.Given), kindName(fileMode(dstat.Mode)), tool.Clip(src.Given), kindName(fileMode(m.sst.Mode)))
+	}
+	m.dst = &dstat
+	return nil
+}
+
 // Move renames src to dst. Without overwrite an existing dst is refused
 // atomically (renameat2 RENAME_NOREPLACE). Across filesystems the tree is
 // copied, synced and the source removed, which a source that is or holds a
 // mount point refuses before anything is copied. It reports whether it
 // copied.
 func (s *Set) Move(src, dst Loc, overwrite bool) (bool, error) {
-	sdir, sbase, sst, err := s.removable(src)
+	m, err := s.checkMove(src, dst, overwrite)
 	if err != nil {
 		return false, err
 	}
-	defer sdir.Close()
-	ddir, dbase, err := dst.parent()
-	if err != nil {
-		return false, err
-	}
-	defer ddir.Close()
-	if dst.dirOnly && sst.Mode&unix.S_IFMT != unix.S_IFDIR {
-		return false, tool.Errorf(tool.NotADirectory, "%q ends in \"/\" but %q is not a directory", tool.Clip(dst.Given), tool.Clip(src.Given))
-	}
-	var dstat unix.Stat_t
-	if err := unix.Fstatat(int(ddir.Fd()), dbase, &dstat, unix.AT_SYMLINK_NOFOLLOW); err == nil {
-		if !overwrite {
-			return false, tool.Errorf(tool.AlreadyExists, "%q already exists", tool.Clip(dst.Given)).
-				WithSuggestion("Choose another target, or pass overwrite: true to replace it.")
-		}
-		if s.holdsRoot(&dstat) {
-			return false, tool.Errorf(tool.PermissionDenied, "%q is an allowed root or holds one; it cannot be replaced", tool.Clip(dst.Given))
-		}
-		sIsDir, dIsDir := sst.Mode&unix.S_IFMT == unix.S_IFDIR, dstat.Mode&unix.S_IFMT == unix.S_IFDIR
-		if sIsDir != dIsDir {
-			return false, tool.Errorf(tool.IsDirectory, "cannot replace %q (%s) with %q (%s)", tool.Clip(dst.Given), kindName(fileMode(dstat.Mode)), tool.Clip(src.Given), kindName(fileMode(sst.Mode)))
-		}
-	}
+	defer m.close()
+	sdir, sbase, ddir, dbase := m.sdir, m.sbase, m.ddir, m.dbase
 	flags := uint(unix.RENAME_NOREPLACE)
 	if overwrite {
 		flags = 0

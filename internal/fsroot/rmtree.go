@@ -276,3 +276,9 @@ func emptyCheckedDir(sub *os.File, id MountID, rel, given string) error {
 	}
 	return emptyDir(sub, id, rel, given)
 }
+
+// CheckMounts refuses l, before anything changes, when it is a mount
+// point or a directory whose tree holds one, with the error a recursive
+// op ("delete", "move") would meet: a tool checks it before it asks a
+// person to confirm what would be refused anyway.
+func (l Loc) CheckMounts(op string) error { return l.checkOneMount(op) }

@@ -62,12 +62,8 @@ func (l Loc) Write(data []byte, o WriteOptions) (WriteResult, error) {
 // WriteFrom is Write with the new content streamed from r, so a copy of a
 // large file never sits in memory.
 func (l Loc) WriteFrom(data io.Reader, o WriteOptions) (WriteResult, error) {
-	if l.IsRoot() {
-		return WriteResult{}, tool.Errorf(tool.IsDirectory, "%q is a root directory", tool.Clip(l.Given))
-	}
-	if l.dirOnly {
-		return WriteResult{}, tool.Errorf(tool.InvalidPath, "%q ends in \"/\": it names a directory, and no file is written by that name", tool.Clip(l.Given)).
-			WithSuggestion("Leave out the trailing slash to write a file.")
+	if err := l.checkWritable(); err != nil {
+		return WriteResult{}, err
 	}
 	if o.CreateParents {
 		if _, err := l.dirLoc().mkdirAll(); err != nil {
@@ -83,6 +79,18 @@ func (l Loc) WriteFrom(data io.Reader, o WriteOptions) (WriteResult, error) {
 	return w.run(data)
 }
 
+// checkWritable refuses a name no file can be written by.
+func (l Loc) checkWritable() error {
+	if l.IsRoot() {
+		return tool.Errorf(tool.IsDirectory, "%q is a root directory", tool.Clip(l.Given))
+	}
+	if l.dirOnly {
+		return tool.Errorf(tool.InvalidPath, "%q ends in \"/\": it names a directory, and no file is written by that name", tool.Clip(l.Given)).
+			WithSuggestion("Leave out the trailing slash to write a file.")
+	}
+	return nil
+}
+
 type writer struct {
 	l    Loc
 	dir  *os.File
@@ -92,11 +100,26 @@ type writer struct {
 }
 
 func (w *writer) run(data io.Reader) (WriteResult, error) {
+	old, st, mode, err := w.check()
+	if err != nil {
+		return WriteResult{}, err
+	}
+	if old != nil {
+		defer old.Close()
+	}
+	return w.replace(data, old, &st, mode)
+}
+
+// check makes every check of a write before it writes: the target, if it
+// exists, is a regular file of one name (or AllowHardlink), opened, and
+// of the expected content. It returns the open target (nil when there is
+// none), its stat and the mode the new content gets.
+func (w *writer) check() (*os.File, unix.Stat_t, fs.FileMode, error) {
 	var st unix.Stat_t
 	exists := true
 	if err := unix.Fstatat(w.dfd, w.base, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		if !errors.Is(err, unix.ENOENT) {
-			return WriteResult{}, pathError("writing", w.l.Given, err)
+			return nil, st, 0, pathError("writing", w.l.Given, err)
 		}
 		exists = false
 	}
@@ -104,41 +127,98 @@ func (w *writer) run(data io.Reader) (WriteResult, error) {
 	if mode == 0 {
 		mode = 0o644
 	}
-	var old *os.File
-	if exists {
-		m := fileMode(st.Mode)
-		if !m.IsRegular() {
-			if m&fs.ModeSymlink != 0 {
-				return WriteResult{}, tool.Errorf(tool.NotAFile, "%q is a symbolic link; write the file it points to instead", w.l.Given)
-			}
-			return WriteResult{}, notRegular(w.l.Given, m)
-		}
-		if st.Nlink > 1 && !w.o.AllowHardlink {
-			return WriteResult{}, tool.Errorf(tool.NotAFile, "%q has %d hard links: writing it would change the file under its other names too", w.l.Given, st.Nlink).
-				WithSuggestion("Pass allow_hardlink: true to replace only this name (the other names keep the old content).")
-		}
-		mode = m.Perm() | m&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)
-		fd, err := unix.Openat(w.dfd, w.base, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
-		if err != nil {
-			return WriteResult{}, pathError("writing", w.l.Given, err)
-		}
-		old = os.NewFile(uintptr(fd), w.base)
-		defer old.Close()
-		var ost unix.Stat_t
-		if err := unix.Fstat(fd, &ost); err != nil || ost.Ino != st.Ino || ost.Dev != st.Dev {
-			return WriteResult{}, tool.Errorf(tool.WriteFailed, "%q changed while it was being written; nothing was written", w.l.Given)
-		}
+	if !exists {
+		return nil, st, mode, nil
 	}
-	if w.o.ExpectedSHA256 != "" && old != nil {
+	m := fileMode(st.Mode)
+	if !m.IsRegular() {
+		if m&fs.ModeSymlink != 0 {
+			return nil, st, 0, tool.Errorf(tool.NotAFile, "%q is a symbolic link; write the file it points to instead", w.l.Given)
+		}
+		return nil, st, 0, notRegular(w.l.Given, m)
+	}
+	if st.Nlink > 1 && !w.o.AllowHardlink {
+		return nil, st, 0, tool.Errorf(tool.NotAFile, "%q has %d hard links: writing it would change the file under its other names too", w.l.Given, st.Nlink).
+			WithSuggestion("Pass allow_hardlink: true to replace only this name (the other names keep the old content).")
+	}
+	mode = m.Perm() | m&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)
+	fd, err := unix.Openat(w.dfd, w.base, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
+	if err != nil {
+		return nil, st, 0, pathError("writing", w.l.Given, err)
+	}
+	old := os.NewFile(uintptr(fd), w.base)
+	var ost unix.Stat_t
+	if err := unix.Fstat(fd, &ost); err != nil || ost.Ino != st.Ino || ost.Dev != st.Dev {
+		old.Close()
+		return nil, st, 0, tool.Errorf(tool.WriteFailed, "%q changed while it was being written; nothing was written", w.l.Given)
+	}
+	if w.o.ExpectedSHA256 != "" {
 		sum, err := hashFile(old)
 		if err != nil {
-			return WriteResult{}, pathError("reading", w.l.Given, err)
+			old.Close()
+			return nil, st, 0, pathError("reading", w.l.Given, err)
 		}
 		if sum != w.o.ExpectedSHA256 {
-			return WriteResult{}, tool.Errorf(tool.ShaMismatch, "%q has sha256 %s, not the expected %s; nothing was written", w.l.Given, sum, w.o.ExpectedSHA256)
+			old.Close()
+			return nil, st, 0, tool.Errorf(tool.ShaMismatch, "%q has sha256 %s, not the expected %s; nothing was written", w.l.Given, sum, w.o.ExpectedSHA256)
 		}
 	}
-	return w.replace(data, old, &st, mode)
+	return old, st, mode, nil
+}
+
+// WritePlan is what Write finds before it writes.
+type WritePlan struct {
+	// Old is the file the write replaces or appends to; nil for a new one.
+	Old fs.FileInfo
+	// Mode is the permission the written file has.
+	Mode fs.FileMode
+	// Parents are the directories CreateParents would make, relative to
+	// the root, shallowest first.
+	Parents []string
+}
+
+// PlanWrite makes every check Write makes before it writes and says what
+// it found; it changes nothing.
+func (l Loc) PlanWrite(o WriteOptions) (WritePlan, error) {
+	if err := l.checkWritable(); err != nil {
+		return WritePlan{}, err
+	}
+	if o.CreateParents {
+		d, missing, err := l.dirLoc().nearestDir()
+		if err != nil {
+			return WritePlan{}, err
+		}
+		defer d.Close()
+		if err := l.writableIn(d); err != nil {
+			return WritePlan{}, err
+		}
+		if len(missing) > 0 {
+			p := WritePlan{Mode: o.Mode}
+			if p.Mode == 0 {
+				p.Mode = 0o644
+			}
+			p.Parents = l.dirLoc().missingPaths(missing)
+			return p, nil
+		}
+	}
+	dir, base, err := l.parent()
+	if err != nil {
+		return WritePlan{}, err
+	}
+	defer dir.Close()
+	w := &writer{l: l, dir: dir, dfd: int(dir.Fd()), base: base, o: o}
+	old, _, mode, err := w.check()
+	if err != nil {
+		return WritePlan{}, err
+	}
+	p := WritePlan{Mode: mode}
+	if old != nil {
+		defer old.Close()
+		if p.Old, err = old.Stat(); err != nil {
+			return WritePlan{}, pathError("inspecting", l.Given, err)
+		}
+	}
+	return p, nil
 }
 
 // replace writes the new content (old content first when appending) to a

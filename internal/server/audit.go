@@ -23,6 +23,9 @@ func (s *Server) audit(inv tool.Invocation, res tool.Result) {
 		Outcome:     "ok",
 		Duration:    res.Duration,
 		BytesOut:    int64(len(res.JSON)),
+		// What came of [confirm]: "asked" when the question went back to
+		// a 2026-07-28 client, whose next call records the answer.
+		Confirmation: string(res.Confirmation),
 	}
 	if res.Err != nil {
 		rec.Outcome, rec.ErrorCode = "error", string(res.Err.Code)

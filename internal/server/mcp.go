@@ -41,8 +41,9 @@ func (s *Server) buildMCP() *mcp.Server {
 // the envelope, and would answer bad arguments without our error codes.
 func (s *Server) mcpHandler(d *tool.Def) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		client := clientID(req, s.session)
 		inv := tool.Invocation{Def: d, Args: req.Params.Arguments, Session: sessionName(req.Session, s.session), ClientRoots: s.roots.forSession(req.Session),
-			Client: clientID(req, s.session)}
+			Client: client, Asking: s.asking(req, client)}
 		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 			ss := req.Session
 			inv.Progress = func(ctx context.Context, progress, total float64, message string) {
@@ -53,6 +54,9 @@ func (s *Server) mcpHandler(d *tool.Def) mcp.ToolHandler {
 			}
 		}
 		res := s.run(ctx, inv)
+		if res.Ask != nil {
+			return s.inputRequired(req, client, res.Ask), nil
+		}
 		return &mcp.CallToolResult{
 			Content:           toolContent(res),
 			StructuredContent: jsonRaw(res.JSON),

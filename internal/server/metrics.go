@@ -17,6 +17,7 @@ type Metrics struct {
 	calls   *prometheus.CounterVec
 	latency *prometheus.HistogramVec
 	bytes   *prometheus.CounterVec
+	confirm *prometheus.CounterVec
 }
 
 // NewMetrics registers the call metrics and the Go and process collectors.
@@ -36,8 +37,12 @@ func NewMetrics() *Metrics {
 			Name: "hostmcp_tool_result_bytes_total",
 			Help: "Bytes of results returned, by tool.",
 		}, []string{"tool"}),
+		confirm: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "hostmcp_confirmations_total",
+			Help: "Calls that needed a person's confirmation ([confirm]) or were dry runs, by tool and what came of it (confirmed, declined, refused, dry_run...).",
+		}, []string{"tool", "confirmation"}),
 	}
-	m.reg.MustRegister(m.calls, m.latency, m.bytes,
+	m.reg.MustRegister(m.calls, m.latency, m.bytes, m.confirm,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -50,6 +55,9 @@ func (m *Metrics) observe(name string, res tool.Result) {
 	m.calls.WithLabelValues(name, outcome, code).Inc()
 	m.latency.WithLabelValues(name).Observe(res.Duration.Seconds())
 	m.bytes.WithLabelValues(name).Add(float64(len(res.JSON)))
+	if res.Confirmation != tool.ConfirmNone {
+		m.confirm.WithLabelValues(name, string(res.Confirmation)).Inc()
+	}
 }
 
 // Handler serves the metrics in the Prometheus text format.

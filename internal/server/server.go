@@ -48,6 +48,8 @@ type Server struct {
 	session string // names the stdio client in call records
 	roots   *clientRoots
 	load    *admit.Control
+	// questions signs the confirmations 2026-07-28 clients carry back.
+	questions *questions
 }
 
 // New builds the server from the enabled toolsets.
@@ -80,11 +82,21 @@ func New(opts Options) (*Server, error) {
 			s.order = append(s.order, d)
 		}
 	}
+	var built []*tool.Def
+	for _, ts := range opts.Toolsets {
+		built = append(built, ts.Tools...)
+	}
+	confirm, err := tool.NewConfirmPolicy(opts.Config.Confirm, built)
+	if err != nil {
+		return nil, err
+	}
+	s.questions = newQuestions(confirm.AnswerTimeout)
 	s.runner = &tool.Runner{
 		Host:      host,
 		Version:   opts.Version,
 		Handles:   s.putHandle,
 		Admission: s.load,
+		Confirm:   confirm,
 		Limits: func(spec tool.Spec) tool.Limits {
 			t, c := opts.Config.ToolLimits(spec.Name, spec.Timeout, spec.OutputCap)
 			return tool.Limits{Timeout: t, OutputCap: c}

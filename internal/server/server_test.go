@@ -54,6 +54,7 @@ func names(s *Server) []string {
 func newServer(t *testing.T, mutate func(*config.Config)) *Server {
 	t.Helper()
 	cfg := config.Default(t.TempDir(), 0, func(string) string { return "" })
+	cfg.Confirm.Tools = nil // the fake toolsets have none of the tools the default rules name
 	if mutate != nil {
 		mutate(cfg)
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -32,6 +33,11 @@ type CallRecord struct {
 	ErrorCode   string // the tool error code when Outcome is OutcomeError
 	Duration    time.Duration
 	BytesOut    int64
+	// Confirmation is what came of a person's confirmation for a call
+	// that changes something ([confirm]): "confirmed", "declined",
+	// "refused" (its client could not ask), "dry_run"...; empty when
+	// nothing was to be confirmed. The tool framework names the values.
+	Confirmation string
 }
 
 // RecordCall appends a call record. A zero Time means now.
@@ -42,17 +48,23 @@ func (s *Store) RecordCall(ctx context.Context, r CallRecord) error {
 	if r.Outcome != OutcomeOK && r.Outcome != OutcomeError {
 		return fmt.Errorf("recording a call to %s: outcome must be %q or %q, not %q", r.Tool, OutcomeOK, OutcomeError, r.Outcome)
 	}
+	if !confirmationWord.MatchString(r.Confirmation) {
+		return fmt.Errorf("recording a call to %s: confirmation %q is not a lower-case word", r.Tool, r.Confirmation)
+	}
 	if r.Time.IsZero() {
 		r.Time = s.now()
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO calls(time, tool, session, args_summary, outcome, error_code, duration, bytes_out)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Time.UnixNano(), r.Tool, r.Session, capSummary(r.ArgsSummary), r.Outcome, r.ErrorCode, int64(r.Duration), r.BytesOut)
+	_, err := s.db.ExecContext(ctx, `INSERT INTO calls(time, tool, session, args_summary, outcome, error_code, duration, bytes_out, confirmation)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Time.UnixNano(), r.Tool, r.Session, capSummary(r.ArgsSummary), r.Outcome, r.ErrorCode, int64(r.Duration), r.BytesOut, r.Confirmation)
 	if err != nil {
 		return fmt.Errorf("recording a call to %s: %w", r.Tool, err)
 	}
 	return nil
 }
+
+// confirmationWord is what a record's confirmation may hold.
+var confirmationWord = regexp.MustCompile(`^[a-z_]{0,32}$`)
 
 // capSummary makes s valid UTF-8 of at most maxArgsSummary characters,
 // marking a cut with an ellipsis.
@@ -100,7 +112,7 @@ func (s *Store) RecentCalls(ctx context.Context, q CallQuery) ([]CallRecord, err
 	if limit <= 0 {
 		limit = DefaultCallLimit
 	}
-	query := `SELECT id, time, tool, session, args_summary, outcome, error_code, duration, bytes_out FROM calls`
+	query := `SELECT id, time, tool, session, args_summary, outcome, error_code, duration, bytes_out, confirmation FROM calls`
 	if len(where) > 0 {
 		query += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -115,7 +127,7 @@ func (s *Store) RecentCalls(ctx context.Context, q CallQuery) ([]CallRecord, err
 	for rows.Next() {
 		var r CallRecord
 		var t, d int64
-		if err := rows.Scan(&r.ID, &t, &r.Tool, &r.Session, &r.ArgsSummary, &r.Outcome, &r.ErrorCode, &d, &r.BytesOut); err != nil {
+		if err := rows.Scan(&r.ID, &t, &r.Tool, &r.Session, &r.ArgsSummary, &r.Outcome, &r.ErrorCode, &d, &r.BytesOut, &r.Confirmation); err != nil {
 			return nil, fmt.Errorf("listing recent calls: %w", err)
 		}
 		r.Time, r.Duration = time.Unix(0, t).UTC(), time.Duration(d)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ func TestRecentCalls(t *testing.T) {
 		{Time: at(4), Tool: "fs_read", Session: "s2", Outcome: OutcomeError, ErrorCode: "NOT_FOUND"},
 		{Time: at(3), Tool: "sys_snapshot", Outcome: OutcomeOK, Duration: 40 * time.Millisecond, BytesOut: 9000},
 		{Time: at(4), Tool: "fs_read", Outcome: OutcomeOK}, // same time as #2: later insert first
+		{Time: at(0), Tool: "fs_delete", Outcome: OutcomeError, ErrorCode: "DECLINED", Confirmation: "declined"},
 	}
 	for _, r := range records {
 		if err := s.RecordCall(ctx, r); err != nil {
@@ -34,10 +36,10 @@ func TestRecentCalls(t *testing.T) {
 		q    CallQuery
 		want []int // indexes into records, in the expected order
 	}{
-		{"all, newest first", CallQuery{}, []int{4, 2, 3, 1, 0}},
+		{"all, newest first", CallQuery{}, []int{4, 2, 3, 1, 0, 5}},
 		{"limit", CallQuery{Limit: 2}, []int{4, 2}},
 		{"by tool", CallQuery{Tool: "fs_read"}, []int{4, 2, 0}},
-		{"by outcome", CallQuery{Outcome: OutcomeError}, []int{2, 1}},
+		{"by outcome", CallQuery{Outcome: OutcomeError}, []int{2, 1, 5}},
 		{"since", CallQuery{Since: at(3)}, []int{4, 2, 3}},
 		{"all filters", CallQuery{Since: at(2), Tool: "fs_read", Outcome: OutcomeError}, []int{2}},
 		{"no match", CallQuery{Tool: "nope"}, nil},
@@ -189,5 +191,35 @@ func TestCallStats(t *testing.T) {
 				t.Errorf("CallStats (-got +want):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A database of the version before confirmations keeps its call records:
+// they read back with no confirmation, and new ones record theirs.
+func TestCallsSurviveTheConfirmationMigration(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "hostmcp.db")
+	s := openTest(t, &Options{Path: path})
+	// Back to version 2: the column goes, as if an older hostmcp made it.
+	for _, q := range []string{`ALTER TABLE calls DROP COLUMN confirmation`, `PRAGMA user_version = 2`,
+		`INSERT INTO calls(time, tool, session, args_summary, outcome, error_code, duration, bytes_out) VALUES (1, 'fs_read', 's', '', 'ok', '', 0, 0)`} {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	s = openTest(t, &Options{Path: path})
+	if err := s.RecordCall(ctx, CallRecord{Tool: "fs_delete", Outcome: OutcomeOK, Confirmation: "confirmed"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.RecentCalls(ctx, CallQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Confirmation != "confirmed" || got[1].Tool != "fs_read" || got[1].Confirmation != "" {
+		t.Errorf("records after the migration: %+v", got)
+	}
+	if err := s.RecordCall(ctx, CallRecord{Tool: "fs_delete", Outcome: OutcomeOK, Confirmation: "Confirmed; DROP"}); err == nil {
+		t.Error("a confirmation that is not a lower-case word was recorded")
 	}
 }

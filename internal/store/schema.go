@@ -61,6 +61,9 @@ var migrations = []string{
 	);
 	CREATE INDEX artifacts_run ON artifacts(run_id);
 	CREATE INDEX artifacts_expires ON artifacts(expires);`,
+	// Version 3: what came of a person's confirmation of each call
+	// ([confirm], issue 23); older records have none.
+	`ALTER TABLE calls ADD COLUMN confirmation TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrate brings the schema to the newest version inside one transaction,

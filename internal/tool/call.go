@@ -39,6 +39,9 @@ type Call struct {
 	moreWarnings int
 	links        []Link
 	sent         progressGate
+
+	facts []Fact // what the tool's previews must give (Spec.Facts)
+	gate  gate
 }
 
 // maxWarnings bounds the warnings of one call: a tool that warns once per
@@ -51,7 +54,18 @@ func (r *Runner) newCall(inv Invocation, lim Limits) *Call {
 		Tool: inv.Def.Spec.Name, Session: inv.Session,
 		handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots,
 		outputCap: lim.OutputCap, version: r.Version, host: r.Host,
+		facts: inv.Def.Spec.Facts, gate: gate{policy: r.Confirm, asking: inv.Asking},
 	}
+}
+
+// nextAttempt readies the call to run its handler again after a person
+// accepted the preview whose state is accepted: what the last attempt
+// warned of or linked to is dropped with it. Progress carries on.
+func (c *Call) nextAttempt(accepted string) {
+	c.mu.Lock()
+	c.warnings, c.moreWarnings, c.links = nil, 0, nil
+	c.mu.Unlock()
+	c.gate = gate{policy: c.gate.policy, asking: c.gate.asking, accepted: accepted}
 }
 
 // Warn adds a warning to the envelope: something was degraded, skipped or

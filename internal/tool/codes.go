@@ -24,6 +24,10 @@ const (
 	CommandNotAllowed Code = "COMMAND_NOT_ALLOWED"
 	ReadOnlyMode      Code = "READ_ONLY"
 
+	// Confirmation ([confirm]): a person must say yes first.
+	Declined             Code = "DECLINED"              // a person said no, or did not answer
+	ConfirmationRequired Code = "CONFIRMATION_REQUIRED" // no person could be asked
+
 	// Execution.
 	Timeout         Code = "TIMEOUT"
 	Cancelled       Code = "CANCELLED"
@@ -70,20 +74,23 @@ type codeInfo struct {
 // catalogue gives each code its default recoverability and suggestion; a
 // handler overrides the suggestion when it knows a more specific next call.
 var catalogue = map[Code]codeInfo{
-	InvalidParams:      {true, "Fix the arguments to match the tool's input schema and call again."},
-	InvalidArgument:    {true, "Fix the named argument and call again."},
-	InvalidDuration:    {true, "Use a duration within the limits given in the tool's schema."},
-	InvalidPID:         {true, "Pass a positive pid of a running process; proc_list shows them."},
-	InvalidPath:        {true, "Use a path inside the allowed roots; call fs_list on a root to see them."},
-	ToolNotFound:       {false, "Install the missing program (scripts/deps.sh installs what hostmcp uses) or use a tool that does not need it."},
-	PermissionDenied:   {false, "Run hostmcp with the privileges this needs, or pick a target you are allowed to access."},
-	CapabilityMissing:  {false, "Check perf_info for what this host supports and use a tool that works without it."},
-	PerfNotInstalled:   {false, "Install the linux-perf package (scripts/deps.sh does it)."},
-	PerfParanoid:       {false, "Run as root or set /proc/sys/kernel/perf_event_paranoid to 1 or lower."},
-	NoCapPerfmon:       {false, "Run as root or grant CAP_PERFMON to hostmcp."},
-	FeatureDisabled:    {false, "The operator disabled this in the configuration; use another tool."},
-	CommandNotAllowed:  {false, "Use one of the allowlisted programs; the operator sets the list in the configuration."},
-	ReadOnlyMode:       {false, "This server is read-only; only read-only tools can be used."},
+	InvalidParams:     {true, "Fix the arguments to match the tool's input schema and call again."},
+	InvalidArgument:   {true, "Fix the named argument and call again."},
+	InvalidDuration:   {true, "Use a duration within the limits given in the tool's schema."},
+	InvalidPID:        {true, "Pass a positive pid of a running process; proc_list shows them."},
+	InvalidPath:       {true, "Use a path inside the allowed roots; call fs_list on a root to see them."},
+	ToolNotFound:      {false, "Install the missing program (scripts/deps.sh installs what hostmcp uses) or use a tool that does not need it."},
+	PermissionDenied:  {false, "Run hostmcp with the privileges this needs, or pick a target you are allowed to access."},
+	CapabilityMissing: {false, "Check perf_info for what this host supports and use a tool that works without it."},
+	PerfNotInstalled:  {false, "Install the linux-perf package (scripts/deps.sh does it)."},
+	PerfParanoid:      {false, "Run as root or set /proc/sys/kernel/perf_event_paranoid to 1 or lower."},
+	NoCapPerfmon:      {false, "Run as root or grant CAP_PERFMON to hostmcp."},
+	FeatureDisabled:   {false, "The operator disabled this in the configuration; use another tool."},
+	CommandNotAllowed: {false, "Use one of the allowlisted programs; the operator sets the list in the configuration."},
+	ReadOnlyMode:      {false, "This server is read-only; only read-only tools can be used."},
+	Declined:          {false, "Tell the user what you meant to do and why, and ask how to go on; do not repeat the call unless they ask you to. dry_run: true shows what it would do."},
+	ConfirmationRequired: {false, "Tell the user this call needs their confirmation, which this client cannot ask for: use a client that supports MCP elicitation " +
+		"(Claude Code 2.1.76+, VS Code 1.102+; over HTTP one on protocol 2026-07-28), or ask the operator, who decides in hostmcp's [confirm] configuration. dry_run: true shows what it would do."},
 	Timeout:            {true, "Call again with a shorter duration or a narrower scope."},
 	Cancelled:          {true, "Call again if the result is still needed."},
 	ExecutionFailed:    {true, "Check the message for the program's error, adjust the call and retry."},

@@ -44,6 +44,11 @@ type Spec struct {
 	// clients that render MCP Apps; the server points to it from the tool
 	// for those clients only. Its results are the same for every client.
 	View string
+	// Facts declares what every call of a tool that changes the host works
+	// out before it changes anything (its Preview), for the conditions of
+	// [confirm]; a tool that has them is planned (see confirm.go). A
+	// planned tool with none gives an empty, non-nil list.
+	Facts []Fact
 }
 
 // Handler is a typed tool handler. It returns a *Error for failures the agent
@@ -77,6 +82,7 @@ func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
 	if spec.Title == "" || spec.Description == "" {
 		panic(fmt.Sprintf("tool %q: Title and Description are required", spec.Name))
 	}
+	checkFactSpecs(spec)
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %q: input schema: %v", spec.Name, err))

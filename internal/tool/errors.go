@@ -22,6 +22,9 @@ type Error struct {
 	// succeed (BUSY, RATE_LIMITED).
 	RetryAfter time.Duration
 	Err        error // the cause, kept for logs; never shown to the agent
+	// ask is set by Call.Confirm when a person is to be asked before the
+	// call may go on: the runner asks, and the agent never sees it.
+	ask *Question
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }

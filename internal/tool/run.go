@@ -32,7 +32,10 @@ type Runner struct {
 	// Admission lets calls in or refuses them (BUSY, RATE_LIMITED) before
 	// their handler runs; nil admits every call.
 	Admission *admit.Control
-	Now       func() time.Time
+	// Confirm says which calls need a person's yes ([confirm]); nil means
+	// none do.
+	Confirm *ConfirmPolicy
+	Now     func() time.Time
 }
 
 // Invocation is one call's request side.
@@ -47,6 +50,9 @@ type Invocation struct {
 	// ClientRoots lists the calling client's MCP roots; nil when the
 	// transport has no client to ask (the CLI).
 	ClientRoots ClientRootsFunc
+	// Asking is how the caller's client can ask a person to confirm the
+	// call; nil when it cannot (the CLI, a tool's own flow).
+	Asking *Asking
 }
 
 // Result is one call's answer: the envelope and its compact JSON, which is
@@ -58,6 +64,12 @@ type Result struct {
 	Err      *Error // nil on success
 	Duration time.Duration
 	Links    []Link
+	// Confirmation is what came of [confirm] for the call, for its record.
+	Confirmation Confirmation
+	// Ask, when set, is a question for a person that the client is to
+	// ask before it calls again with the answer (protocol 2026-07-28);
+	// the call changed nothing, and Envelope and JSON are empty.
+	Ask *Question
 }
 
 const (
@@ -90,12 +102,9 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 	lim := r.limits(inv.Def.Spec)
 	call := r.newCall(inv, lim)
 
-	var data any
-	actx, release, err := r.Admission.Admit(ctx, inv.Client, inv.Def.Spec.Programs)
-	if err == nil {
-		data, err = r.invoke(actx, inv, call, lim.Timeout, release)
-	} else if ref, ok := admit.AsRefusal(err); ok {
-		err = refused(ref)
+	data, ask, err := r.attempts(ctx, inv, call, lim)
+	if ask != nil {
+		return Result{Ask: ask, Confirmation: ConfirmAsked, Duration: now().Sub(start)}
 	}
 	env := Envelope{
 		Tool:        inv.Def.Spec.Name,
@@ -122,7 +131,7 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 	if merr != nil { // only reachable through a bug in Envelope itself
 		panic(fmt.Sprintf("marshaling envelope: %v", merr))
 	}
-	res := Result{Envelope: env, JSON: js, Err: terr, Duration: elapsed}
+	res := Result{Envelope: env, JSON: js, Err: terr, Duration: elapsed, Confirmation: call.gate.outcome}
 	if terr == nil {
 		res.Links = call.Links()
 	}

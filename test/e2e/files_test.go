@@ -16,7 +16,9 @@ import (
 // success path, then the error each tool owes the agent.
 func TestFilesTools(t *testing.T) {
 	ctx := testCtx(t)
-	e := newEnv(t, "")
+	// This client does not declare elicitation: the recursive delete below
+	// runs unconfirmed, with a warning, as the operator allows here.
+	e := newEnv(t, "[confirm]\nwithout_client_support = \"allow\"\n")
 	var big strings.Builder
 	for i := range 500 {
 		fmt.Fprintf(&big, "line %d\n", i)
@@ -139,8 +141,12 @@ func TestFilesTools(t *testing.T) {
 	}
 	fails("fs_delete", map[string]any{"path": "d1"}, "IS_DIRECTORY")
 	fails("fs_delete", map[string]any{"path": ".", "recursive": true}, "PERMISSION_DENIED")
-	ok("fs_delete", map[string]any{"path": "d1", "recursive": true}, &del)
-	if _, err := os.Stat(filepath.Join(e.root, "d1")); !del.Deleted || !os.IsNotExist(err) {
-		t.Errorf("d1 still exists")
+	env, _ := call(t, ctx, cs, tools, "fs_delete", map[string]any{"path": "d1", "recursive": true})
+	must(json.Unmarshal(env.Data, &del))
+	if _, err := os.Stat(filepath.Join(e.root, "d1")); !env.Success || !del.Deleted || !os.IsNotExist(err) {
+		t.Errorf("d1 still exists: %+v", env.Error)
+	}
+	if len(env.Warnings) != 1 || !strings.Contains(env.Warnings[0], `ran without a person's confirmation`) {
+		t.Errorf("the unconfirmed delete warned %q", env.Warnings)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/ebpf/ebpftest"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
@@ -131,9 +132,7 @@ type execWatch struct {
 // watchExecs starts hostmcp's exec tracer in the test's own process (root).
 func watchExecs(t *testing.T, serverPID int) *execWatch {
 	t.Helper()
-	if err := ebpf.Preflight(); err != nil {
-		testutil.Missing(t, "this test traces execs with eBPF: %v", err)
-	}
+	ebpftest.Require(t) // this test traces execs with eBPF
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &execWatch{cancel: cancel, done: make(chan struct{})}
 	attached := make(chan struct{})

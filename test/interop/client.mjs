@@ -16,7 +16,7 @@
 
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { EmptyResultSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, EmptyResultSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import Ajv2020Module from "ajv/dist/2020.js";
@@ -342,18 +342,49 @@ async function setBadLevel(client) {
   }
 }
 
+// checkConfirm deletes a tree recursively, which hostmcp's default
+// [confirm] asks a person about: the dry run must say it would ask; the
+// client, which declares form elicitation, declines the first question
+// (the tree must still be there) and accepts the second. Where the server
+// cannot ask (HTTP before 2026-07-28), both calls answer
+// CONFIRMATION_REQUIRED.
+async function checkConfirm(client, path, asked) {
+  const out = { dry_run_needs: false, asked, declined_code: "", present_after_decline: false, accepted_success: false, accepted_code: "" };
+  const del = (extra) => client.callTool({ name: "fs_delete", arguments: { path, recursive: true, ...extra } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+  const dry = await del({ dry_run: true });
+  out.dry_run_needs = dry.structuredContent?.data?.plan?.needs_confirmation === true;
+  const declined = await del({});
+  out.declined_code = declined.structuredContent?.error?.code ?? "";
+  const listed = await client.callTool({ name: "fs_list", arguments: { path } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+  out.present_after_decline = listed.structuredContent?.success === true;
+  const accepted = await del({});
+  out.accepted_success = accepted.structuredContent?.success === true;
+  out.accepted_code = accepted.structuredContent?.error?.code ?? "";
+  return out;
+}
+
 async function run(t) {
   summary.transport = t.kind;
   // Like Claude Code, the client lists a root of its own (the directory it
   // was started in), which lies outside the server's roots: by default the
   // server must still serve its own roots (client_roots = "ignore").
   const clientRoot = process.env.HOSTMCP_INTEROP_CLIENT_ROOT;
-  const client = new Client(
-    { name: "hostmcp-interop", version: "1.0.0" },
-    clientRoot ? { capabilities: { roots: { listChanged: true } } } : undefined,
-  );
+  // With a tree to delete, the client also declares form elicitation, as
+  // Claude Code and VS Code do, and answers as a person would: no, then yes.
+  const confirmPath = process.env.HOSTMCP_INTEROP_CONFIRM;
+  const capabilities = {};
+  if (clientRoot) capabilities.roots = { listChanged: true };
+  if (confirmPath) capabilities.elicitation = { form: {} };
+  const client = new Client({ name: "hostmcp-interop", version: "1.0.0" }, { capabilities });
   if (clientRoot) {
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file://${clientRoot}`, name: "cwd" }] }));
+  }
+  const asked = [];
+  if (confirmPath) {
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(req.params.message);
+      return { action: asked.length === 1 ? "decline" : "accept" };
+    });
   }
   const transport = makeTransport(t);
   const wire = recordWire(transport);
@@ -420,6 +451,7 @@ async function run(t) {
     if (bigPath) summary.large = await checkLargeResult(client, bigPath);
 
     if (t.kind === "stdio") summary.oversize = await callOversized(client);
+    if (confirmPath) summary.confirm = await checkConfirm(client, confirmPath, asked);
 
     const prompts = await listAll((p, o) => client.listPrompts(p, o), "prompts");
     summary.prompts = prompts.map((p) => p.name).sort();

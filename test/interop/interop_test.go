@@ -74,6 +74,14 @@ type summary struct {
 			Whole bool `json:"whole"`
 		} `json:"pagings"`
 	} `json:"large"`
+	Confirm *struct {
+		DryRunNeeds         bool     `json:"dry_run_needs"`
+		Asked               []string `json:"asked"`
+		DeclinedCode        string   `json:"declined_code"`
+		PresentAfterDecline bool     `json:"present_after_decline"`
+		AcceptedSuccess     bool     `json:"accepted_success"`
+		AcceptedCode        string   `json:"accepted_code"`
+	} `json:"confirm"`
 	Prompts           []string `json:"prompts"`
 	Read              string   `json:"read"`
 	ResourceTemplates []string `json:"resource_templates"`
@@ -154,6 +162,7 @@ func checkSummary(t *testing.T, got summary, transport string) {
 		t.Errorf("logging/setLevel bogus answered %v, want -32602", got.SetLevelBogus)
 	}
 	checkLarge(t, got)
+	checkConfirm(t, got, transport)
 	if len(got.Prompts) == 0 {
 		t.Error("prompts/list returned no prompts")
 	}
@@ -186,6 +195,29 @@ func checkLarge(t *testing.T, got summary) {
 		if p, ok := l.Pagings[name]; !ok || !p.Whole || p.Pages < 2 {
 			t.Errorf("handle_read paging %s: %+v (present %v), want the whole file in several pages", name, p, ok)
 		}
+	}
+}
+
+// checkConfirm asserts what the client saw of a recursive delete, which
+// the default [confirm] asks about: over stdio the client is asked, its
+// no leaves the tree and its yes deletes it; over HTTP at the SDK's
+// 2025-11-25 no request can reach the client while a call waits, so both
+// calls are refused and the tree stays.
+func checkConfirm(t *testing.T, got summary, transport string) {
+	t.Helper()
+	c := got.Confirm
+	if c == nil || !c.DryRunNeeds || !c.PresentAfterDecline {
+		t.Fatalf("confirmation: %+v, want a dry run that would ask, and the tree there after a no", c)
+	}
+	_, err := os.Stat(os.Getenv("HOSTMCP_INTEROP_CONFIRM"))
+	if transport == "stdio" {
+		if len(c.Asked) != 2 || !strings.HasPrefix(c.Asked[0], "Delete ") || c.DeclinedCode != "DECLINED" || !c.AcceptedSuccess || !os.IsNotExist(err) {
+			t.Errorf("over stdio: %+v (tree: %v), want two questions, DECLINED, then the tree deleted", c, err)
+		}
+		return
+	}
+	if len(c.Asked) != 0 || c.DeclinedCode != "CONFIRMATION_REQUIRED" || c.AcceptedCode != "CONFIRMATION_REQUIRED" || err != nil {
+		t.Errorf("over HTTP: %+v (tree: %v), want no question, CONFIRMATION_REQUIRED twice, the tree there", c, err)
 	}
 }
 
@@ -250,6 +282,16 @@ func serverFlags(t *testing.T) []string {
 	t.Setenv("HOSTMCP_INTEROP_READ", filepath.Join(root, interopFile))
 	t.Setenv("HOSTMCP_INTEROP_BIG", filepath.Join(root, bigFile))
 	t.Setenv("HOSTMCP_INTEROP_CLIENT_ROOT", t.TempDir())
+	cache := filepath.Join(root, "cache")
+	for _, name := range []string{"a", "sub/b"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(cache, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(cache, name), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("HOSTMCP_INTEROP_CONFIRM", cache)
 	return []string{"--state-dir", t.TempDir(), "--root", root}
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hostmcp/hostmcp/internal/config"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -38,6 +39,11 @@ func MustRunStarted[Out any](t testing.TB, ctx context.Context, d *tool.Def, arg
 
 func run[Out any](t testing.TB, ctx context.Context, inv tool.Invocation, args any) (Out, *tool.Error) {
 	t.Helper()
+	return runWith[Out](t, ctx, &tool.Runner{}, inv, args)
+}
+
+func runWith[Out any](t testing.TB, ctx context.Context, r *tool.Runner, inv tool.Invocation, args any) (Out, *tool.Error) {
+	t.Helper()
 	d := inv.Def
 	raw, ok := args.(json.RawMessage)
 	if !ok {
@@ -48,7 +54,8 @@ func run[Out any](t testing.TB, ctx context.Context, inv tool.Invocation, args a
 	}
 	inv.Args = raw
 	handles := &memHandles{m: map[string][]byte{}}
-	res := (&tool.Runner{Handles: handles.put}).Run(ctx, inv)
+	r.Handles = handles.put
+	res := r.Run(ctx, inv)
 	if err := tool.ValidateEnvelope(d, res.JSON); err != nil {
 		t.Fatalf("%s: answer does not match outputSchema: %v\n%s", d.Spec.Name, err, res.JSON)
 	}
@@ -102,3 +109,37 @@ func MustRunWatched[Out any](t testing.TB, ctx context.Context, d *tool.Def, arg
 	}
 	return out
 }
+
+// RunAsked calls d with args as Run does, under a [confirm] policy that
+// asks before d's calls when any of conds holds, with a person at the
+// client who answers each question with answer (tool.ActionAccept,
+// ActionDecline...): n counts the questions from 1. It returns the data
+// of a successful answer, the questions asked, and the call's error.
+func RunAsked[Out any](t testing.TB, ctx context.Context, d *tool.Def, args any, answer func(n int, q tool.Question) string, conds ...string) (Out, []tool.Question, *tool.Error) {
+	t.Helper()
+	conf := config.DefaultConfirm()
+	conf.Tools = map[string][]string{d.Spec.Name: conds}
+	policy, err := tool.NewConfirmPolicy(conf, []*tool.Def{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var asked []tool.Question
+	ask := func(_ context.Context, q tool.Question) (tool.Answer, error) {
+		mu.Lock()
+		asked = append(asked, q)
+		n := len(asked)
+		mu.Unlock()
+		return tool.Answer{Action: answer(n, q)}, nil
+	}
+	out, terr := runWith[Out](t, ctx, &tool.Runner{Confirm: policy}, tool.Invocation{Def: d, Session: "test", Asking: &tool.Asking{Ask: ask}}, args)
+	mu.Lock()
+	defer mu.Unlock()
+	return out, asked, terr
+}
+
+// Decline answers every question no.
+func Decline(int, tool.Question) string { return tool.ActionDecline }
+
+// Accept answers every question yes.
+func Accept(int, tool.Question) string { return tool.ActionAccept }

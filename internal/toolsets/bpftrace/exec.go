@@ -14,18 +14,29 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/jobs"
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 type execIn struct {
 	Program        string `json:"program" jsonschema:"bpftrace program text"`
 	TimeoutSeconds int    `json:"timeout,omitempty" jsonschema:"seconds; at most the configured 60" default:"10"`
+	DryRun         bool   `json:"dry_run,omitempty" jsonschema:"check the program and say what it would attach to; run nothing"`
 }
 
 type execOut struct {
-	ExecutionID    string `json:"execution_id" jsonschema:"for bpftrace_get_result and bpftrace_stop"`
-	Status         string `json:"status"`
-	TimeoutSeconds int    `json:"timeout_seconds"`
+	ExecutionID    string     `json:"execution_id" jsonschema:"for bpftrace_get_result and bpftrace_stop; empty on a dry run"`
+	Status         string     `json:"status" jsonschema:"running, or checked on a dry run"`
+	TimeoutSeconds int        `json:"timeout_seconds"`
+	Probes         []string   `json:"probes" jsonschema:"the attach points, as bpftrace reads the program"`
+	Plan           *tool.Plan `json:"plan,omitempty"`
+}
+
+// execFacts are what [confirm] conditions on bpftrace_exec_program test.
+var execFacts = []tool.Fact{
+	{Name: "probes", Kind: tool.FactNumber, Doc: "attach points of the program"},
+	{Name: "uprobes", Kind: tool.FactBool, Doc: "it attaches to user-space code (uprobe, uretprobe, usdt)"},
+	{Name: "timeout", Kind: tool.FactNumber, Doc: "seconds it may run"},
 }
 
 // maxProgram bounds a program's text.
@@ -42,11 +53,12 @@ func (s *Set) execProgram() *tool.Def {
 		Title:       "Run a bpftrace program",
 		Description: "Check a bpftrace program (errors with line and column), run it in the background until timeout; cat() and shell or library uprobes need configuring.",
 		Timeout:     30 * time.Second,
+		Facts:       execFacts,
 	}, s.handleExec).WithRange("timeout", 1, 3600).WithMaxLength("program", maxProgram).
 		WithAlias("duration_seconds", "timeout")
 }
 
-func (s *Set) handleExec(ctx context.Context, _ *tool.Call, in execIn) (execOut, error) {
+func (s *Set) handleExec(ctx context.Context, call *tool.Call, in execIn) (execOut, error) {
 	if err := s.available(); err != nil {
 		return execOut{}, err
 	}
@@ -61,7 +73,17 @@ func (s *Set) handleExec(ctx context.Context, _ *tool.Call, in execIn) (execOut,
 		return execOut{}, tool.Errorf(tool.InvalidDuration, "timeout %s is above the maximum %s", timeout, s.conf.MaxTimeout).
 			WithSuggestion("Use timeout %d or less; aggregate in maps rather than running longer.", int(s.conf.MaxTimeout.Seconds()))
 	}
-	if err := s.check(ctx, in.Program); err != nil {
+	probes, err := s.check(ctx, in.Program)
+	if err != nil {
+		return execOut{}, err
+	}
+	p := execPreview(in.Program, probes, timeout)
+	if in.DryRun {
+		out := execOut{Status: "checked", TimeoutSeconds: int(timeout / time.Second), Probes: probes}
+		out.Plan, err = call.DryRun(p)
+		return out, err
+	}
+	if err := call.Confirm(p); err != nil {
 		return execOut{}, err
 	}
 	j, err := s.jobs.Start(timeout, func(ctx context.Context, j *jobs.Job) error { return s.run(ctx, j, in.Program) })
@@ -72,7 +94,36 @@ func (s *Set) handleExec(ctx context.Context, _ *tool.Call, in execIn) (execOut,
 	if err != nil {
 		return execOut{}, tool.Wrap(tool.Internal, err, "%v", err)
 	}
-	return execOut{ExecutionID: j.ID, Status: jobs.Running, TimeoutSeconds: int(timeout / time.Second)}, nil
+	return execOut{ExecutionID: j.ID, Status: jobs.Running, TimeoutSeconds: int(timeout / time.Second), Probes: probes}, nil
+}
+
+// execPreview is what running program would do: attach to probes for up
+// to timeout. Its state is the program's text and the probes as bpftrace
+// read them, which a changed kernel or binary may change.
+func execPreview(program string, probes []string, timeout time.Duration) tool.Preview {
+	uprobes := false
+	for _, p := range probes {
+		kind, _, _ := strings.Cut(p, ":")
+		if kind == "uprobe" || kind == "uretprobe" || kind == "usdt" || kind == "u" || kind == "ur" || kind == "U" {
+			uprobes = true
+		}
+	}
+	shown := probes[:min(len(probes), 3)]
+	clipped := make([]string, len(shown))
+	for i, p := range shown {
+		clipped[i] = tool.Clip(p)
+	}
+	lines := int64(strings.Count(strings.TrimRight(program, "\n"), "\n") + 1)
+	summary := fmt.Sprintf("Run a bpftrace program of %s as root for up to %s, attached to %s: %s",
+		num.Counted(lines, "line", "lines"), timeout, num.Counted(int64(len(probes)), "probe", "probes"), strings.Join(clipped, ", "))
+	if len(probes) > len(shown) {
+		summary += fmt.Sprintf(" and %d more", len(probes)-len(shown))
+	}
+	return tool.Preview{
+		Summary: summary,
+		Facts:   map[string]any{"probes": len(probes), "uprobes": uprobes, "timeout": int64(timeout / time.Second)},
+		State:   tool.StateOf(program, strings.Join(probes, "\x00"), timeout),
+	}
 }
 
 // check refuses a program that may not run here, or that bpftrace itself
@@ -81,31 +132,31 @@ func (s *Set) handleExec(ctx context.Context, _ *tool.Call, in execIn) (execOut,
 // and code generation, nothing attached) prints its reading of the program,
 // whose calls and attach points are gated; an error of bpftrace's comes back
 // with its position.
-func (s *Set) check(ctx context.Context, program string) error {
+func (s *Set) check(ctx context.Context, program string) ([]string, error) {
 	if err := checkSource(program); err != nil {
-		return err
+		return nil, err
 	}
 	res, err := s.exec.Run(ctx, execx.Cmd{Name: "bpftrace", Args: []string{"-d", "-e", program}, Timeout: 20 * time.Second, MaxOutput: maxDump})
 	if err != nil {
-		return tool.Wrap(tool.ExecutionFailed, err, "checking the program: %v", err)
+		return nil, tool.Wrap(tool.ExecutionFailed, err, "checking the program: %v", err)
 	}
 	if res.StdoutTruncated {
-		return tool.Errorf(tool.LimitReached, "bpftrace's reading of the program is over %d MiB, too long to check", maxDump>>20).
+		return nil, tool.Errorf(tool.LimitReached, "bpftrace's reading of the program is over %d MiB, too long to check", maxDump>>20).
 			WithSuggestion("Split the program into smaller ones.")
 	}
 	out := string(res.Stdout)
 	if err := s.gateCalls(dumpCalls(out)); err != nil {
-		return err
+		return nil, err
 	}
 	if res.ExitCode != 0 {
-		return bpftraceError(string(res.Stderr))
+		return nil, bpftraceError(string(res.Stderr))
 	}
 	probes, err := dumpProbes(out)
 	if err != nil {
-		return tool.Wrap(tool.ExecutionFailed, err, "bpftrace's reading of the program could not be checked: %v", err).
+		return nil, tool.Wrap(tool.ExecutionFailed, err, "bpftrace's reading of the program could not be checked: %v", err).
 			WithSuggestion("Remove C comments and struct definitions that look like bpftrace's listing, or write the program more plainly.")
 	}
-	return s.gateProbes(probes, loadTargetPolicy("/etc/shells", os.Geteuid()))
+	return probes, s.gateProbes(probes, loadTargetPolicy("/etc/shells", os.Geteuid()))
 }
 
 // maxDump bounds the dry run's output (its syntax trees, then LLVM IR).

@@ -2,10 +2,12 @@ package edit
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/patch"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -20,15 +22,22 @@ type blockIn struct {
 }
 
 type blockOut struct {
-	Path             string `json:"path"`
-	ReplacementsMade int    `json:"replacements_made" jsonschema:"0 on a dry run"`
-	Occurrences      int    `json:"occurrences"`
-	FirstLine        int    `json:"first_line" jsonschema:"1-based line of the first occurrence"`
-	Before           string `json:"before" jsonschema:"a few lines around the first occurrence, before"`
-	After            string `json:"after" jsonschema:"the same lines after"`
-	Diff             string `json:"diff" jsonschema:"unified diff of the change, cut at 16 KiB"`
-	DryRun           bool   `json:"dry_run"`
-	NewSHA256        string `json:"new_sha256,omitempty"`
+	Path             string     `json:"path"`
+	ReplacementsMade int        `json:"replacements_made" jsonschema:"0 on a dry run"`
+	Occurrences      int        `json:"occurrences"`
+	FirstLine        int        `json:"first_line" jsonschema:"1-based line of the first occurrence"`
+	Before           string     `json:"before" jsonschema:"a few lines around the first occurrence, before"`
+	After            string     `json:"after" jsonschema:"the same lines after"`
+	Diff             string     `json:"diff" jsonschema:"unified diff of the change, cut at 16 KiB"`
+	DryRun           bool       `json:"dry_run"`
+	NewSHA256        string     `json:"new_sha256,omitempty"`
+	Plan             *tool.Plan `json:"plan,omitempty"`
+}
+
+// blockFacts are what [confirm] conditions on fs_patch_block test.
+var blockFacts = []tool.Fact{
+	{Name: "replacements", Kind: tool.FactNumber, Doc: "occurrences of old_text it replaces"},
+	{Name: "bytes", Kind: tool.FactNumber, Doc: "bytes of the file after the change"},
 }
 
 // maxDiffBytes bounds a diff in an answer.
@@ -41,6 +50,7 @@ func (s *Set) patchBlock() *tool.Def {
 		Title:       "Replace a block of text",
 		Description: "Replace exact old_text with new_text atomically if it occurs expected_replacements times; a miss shows the nearest text.",
 		Timeout:     30 * time.Second,
+		Facts:       blockFacts,
 	}, s.handleBlock).WithRange("expected_replacements", 1, 10000).
 		WithMaxLength("old_text", tool.MaxTextLength).WithMaxLength("new_text", tool.MaxTextLength)
 }
@@ -91,8 +101,19 @@ func (s *Set) handleBlock(ctx context.Context, call *tool.Call, in blockIn) (blo
 	}
 	out := blockOut{Path: in.Path, Occurrences: b.Count, FirstLine: b.FirstLine, DryRun: in.DryRun, Diff: cut(patch.UnifiedDiff(in.Path, content, b.Content), maxDiffBytes)}
 	out.Before, out.After = snippet(content, b.FirstLine, b.Old), snippet(b.Content, b.FirstLine, b.New)
+	p := tool.Preview{
+		Summary: fmt.Sprintf("Replace %s of old_text (%s) in %q, from line %d, with %s",
+			num.Counted(int64(b.Count), "occurrence", "occurrences"), lineCount(in.OldText),
+			tool.Clip(loc.Abs()), b.FirstLine, lineCount(in.NewText)),
+		Facts: map[string]any{"replacements": b.Count, "bytes": int64(len(b.Content))},
+		State: tool.StateOf(sum, shaHex(b.Content)),
+	}
 	if in.DryRun {
-		return out, nil
+		out.Plan, err = call.DryRun(p)
+		return out, err
+	}
+	if err := call.Confirm(p); err != nil {
+		return blockOut{}, err
 	}
 	res, err := loc.Write(b.Content, fsroot.WriteOptions{ExpectedSHA256: sum})
 	if err != nil {
@@ -127,4 +148,14 @@ func cut(s string, n int) string {
 		return s
 	}
 	return s[:n] + "\n[... cut]"
+}
+
+// lineCount writes how many lines text has, a last one without a newline
+// included: "1 line", "3 lines".
+func lineCount(text string) string {
+	n := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	return num.Counted(int64(n), "line", "lines")
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/patch"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -26,6 +27,7 @@ type fileResult struct {
 	Hunks     []patch.Placement `json:"hunks"`
 	NewSHA256 string            `json:"new_sha256,omitempty"`
 	Backup    string            `json:"backup,omitempty"`
+	Diff      string            `json:"diff,omitempty" jsonschema:"dry run: unified diff of the file before and after, the diffs of all files cut at 64 KiB together"`
 }
 
 type diffOut struct {
@@ -33,7 +35,18 @@ type diffOut struct {
 	FilesModified int          `json:"files_modified" jsonschema:"files changed, created, deleted or renamed (0 on a dry run)"`
 	HunksApplied  int          `json:"hunks_applied"`
 	Files         []fileResult `json:"files"`
+	Plan          *tool.Plan   `json:"plan,omitempty"`
 }
+
+// diffFacts are what [confirm] conditions on fs_apply_diff test.
+var diffFacts = []tool.Fact{
+	{Name: "files", Kind: tool.FactNumber, Doc: "files it changes, creates, deletes or renames"},
+	{Name: "deletes", Kind: tool.FactNumber, Doc: "files it deletes"},
+	{Name: "bytes", Kind: tool.FactNumber, Doc: "bytes of the files it writes, new content"},
+}
+
+// maxDryRunDiffs bounds the diffs a dry run of fs_apply_diff shows.
+const maxDryRunDiffs = 64 << 10
 
 func (s *Set) applyDiff() *tool.Def {
 	return tool.New(tool.Spec{
@@ -42,6 +55,7 @@ func (s *Set) applyDiff() *tool.Def {
 		Title:       "Apply a diff",
 		Description: "Apply a unified or git diff to one or many files, all or nothing, hunks placed tolerantly.",
 		Timeout:     60 * time.Second,
+		Facts:       diffFacts,
 	}, s.handleDiff).WithMaxLength("diff_text", tool.MaxTextLength)
 }
 
@@ -95,20 +109,71 @@ func (s *Set) handleDiff(ctx context.Context, call *tool.Call, in diffIn) (diffO
 			}
 		}
 	}
-	if !in.DryRun {
-		if s.journal == nil {
-			return diffOut{}, tool.Errorf(tool.Internal, "fs_apply_diff has no journal to make its files one transaction; nothing was written").
-				WithSuggestion("Apply the change with dry_run: true and fs_write, or ask the operator to report this.")
+	p := diffPreview(plan)
+	if in.DryRun {
+		budget := maxDryRunDiffs
+		for _, c := range plan {
+			r := c.res
+			r.Diff = cut(patch.UnifiedDiff(c.res.Path, c.old, c.newBytes), max(budget, 0))
+			budget -= len(r.Diff)
+			out.Files = append(out.Files, r)
 		}
-		if err := commit(s.journal, plan, in.Backup); err != nil {
-			return diffOut{}, err
-		}
-		out.FilesModified = len(plan)
+		out.Plan, err = call.DryRun(p)
+		return out, err
 	}
+	if s.journal == nil {
+		return diffOut{}, tool.Errorf(tool.Internal, "fs_apply_diff has no journal to make its files one transaction; nothing was written").
+			WithSuggestion("Apply the change with dry_run: true and fs_write, or ask the operator to report this.")
+	}
+	if err := call.Confirm(p); err != nil {
+		return diffOut{}, err
+	}
+	if err := commit(s.journal, plan, in.Backup); err != nil {
+		return diffOut{}, err
+	}
+	out.FilesModified = len(plan)
 	for _, c := range plan {
 		out.Files = append(out.Files, c.res)
 	}
 	return out, nil
+}
+
+// diffPreview is what applying plan would do: a line for a person naming
+// the files by action, the facts, and a state of every file's content
+// before and after (commit refuses a file changed since it was read; the
+// state makes a person's yes hold for these contents only).
+func diffPreview(plan []*change) tool.Preview {
+	var byAction = map[string][]string{}
+	var deletes int
+	var bytes int64
+	var state []any
+	for _, c := range plan {
+		byAction[c.res.Action] = append(byAction[c.res.Action], tool.Clip(c.res.Path))
+		if c.res.Action == "deleted" {
+			deletes++
+		} else {
+			bytes += int64(len(c.newBytes))
+		}
+		state = append(state, c.res.Path, c.res.From, c.res.Action, c.oldSum, shaHex(c.newBytes))
+	}
+	var parts []string
+	for _, action := range []string{"modified", "created", "deleted", "renamed"} {
+		names := byAction[action]
+		if len(names) == 0 {
+			continue
+		}
+		shown := names[:min(len(names), 3)]
+		part := action + " " + strings.Join(shown, ", ")
+		if len(names) > len(shown) {
+			part += fmt.Sprintf(" and %d more", len(names)-len(shown))
+		}
+		parts = append(parts, part)
+	}
+	return tool.Preview{
+		Summary: fmt.Sprintf("Apply a diff to %s: %s", num.Counted(int64(len(plan)), "file", "files"), strings.Join(parts, "; ")),
+		Facts:   map[string]any{"files": len(plan), "deletes": deletes, "bytes": bytes},
+		State:   tool.StateOf(state...),
+	}
 }
 
 // planFile works out one file's change in memory: paths inside the roots,

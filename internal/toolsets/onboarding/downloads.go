@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -104,22 +105,37 @@ func (s *Set) organizeDownloads(ctx context.Context, call *tool.Call, p string, 
 		m := move{File: name, Category: c, Target: c + "/" + name, Status: "proposed"}
 		if _, err := dir.Child(c).Child(name).Lstat(); err == nil {
 			m.Status, m.Reason = "skipped", "a file of that name is already in "+c+"/"
-		} else if apply {
-			m.Status, m.Reason = "moved", ""
-			if err := moveInto(roots, dir, c, name); err != nil {
-				m.Status, m.Reason = "skipped", err.Error()
-			}
 		}
 		det.Moves = append(det.Moves, m)
 	}
-	out := runOut{Flow: "organize_downloads", Details: det}
-	out.Steps = append(out.Steps, step{"Scanned " + dir.Abs(), fmt.Sprintf("%d files, %d of no category left in place", det.Files, len(det.Left)), true})
 	var cats []string
 	for _, c := range categories {
 		if n := det.ByCategory[c.name]; n > 0 {
 			cats = append(cats, fmt.Sprintf("%s %d", c.name, n))
 		}
 	}
+	preview := downloadsPreview(det, cats)
+	var plan *tool.Plan
+	if !apply {
+		if plan, err = call.DryRun(preview); err != nil {
+			return runOut{}, err
+		}
+	} else {
+		if err := call.Confirm(preview); err != nil {
+			return runOut{}, err
+		}
+		for i, m := range det.Moves {
+			if m.Status != "proposed" {
+				continue
+			}
+			det.Moves[i].Status = "moved"
+			if err := moveInto(roots, dir, m.Category, m.File); err != nil {
+				det.Moves[i].Status, det.Moves[i].Reason = "skipped", err.Error()
+			}
+		}
+	}
+	out := runOut{Flow: "organize_downloads", Details: det, Plan: plan}
+	out.Steps = append(out.Steps, step{"Scanned " + dir.Abs(), fmt.Sprintf("%d files, %d of no category left in place", det.Files, len(det.Left)), true})
 	out.Steps = append(out.Steps, step{"Proposed folders", strings.Join(cats, ", "), true})
 	moved, skipped := 0, 0
 	for _, m := range det.Moves {
@@ -138,6 +154,30 @@ func (s *Set) organizeDownloads(ctx context.Context, call *tool.Call, p string, 
 			len(det.Moves)-skipped, len(cats), strings.Join(cats, ", "), skipped, len(det.Left))
 	}
 	return out, nil
+}
+
+// downloadsPreview is what organizing would do: the files it would move,
+// by folder. Its state is every proposed move, so a file added, removed
+// or newly in the way while a person thinks asks again.
+func downloadsPreview(det downloadsDetails, cats []string) tool.Preview {
+	var moves int
+	var state []any
+	for _, m := range det.Moves {
+		if m.Status == "proposed" {
+			moves++
+		}
+		state = append(state, m.File, m.Target, m.Status)
+	}
+	summary := fmt.Sprintf("Move %s at the top of %q into category folders beside them (%s), replacing none",
+		num.Counted(int64(moves), "file", "files"), tool.Clip(det.Path), strings.Join(cats, ", "))
+	if moves == 0 {
+		summary = fmt.Sprintf("Move nothing in %q: no file there has a category folder to go to", tool.Clip(det.Path))
+	}
+	return tool.Preview{
+		Summary: summary,
+		Facts:   map[string]any{"flow": "organize_downloads", "moves": moves},
+		State:   tool.StateOf(append([]any{det.Path}, state...)...),
+	}
 }
 
 // moveInto moves dir/name to dir/folder/name, making folder when missing,

@@ -6,6 +6,7 @@ package onboarding
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/execx"
@@ -56,6 +57,8 @@ type runOut struct {
 	Summary string `json:"summary"`
 	// Details is the flow's structured findings (see docs/onboarding.md).
 	Details any `json:"details,omitempty"`
+	// Plan is organize_downloads' dry run: what a person would be asked.
+	Plan *tool.Plan `json:"plan,omitempty"`
 }
 
 func (s *Set) run() *tool.Def {
@@ -66,15 +69,32 @@ func (s *Set) run() *tool.Def {
 		Title:       "Run an onboarding flow",
 		Description: "Run a first-look flow: system_health (perf_info, sys_snapshot, perf_use_check, failed services, log errors), explain_repo, organize_downloads.",
 		Timeout:     2 * time.Minute,
+		Facts:       runFacts,
 	}, s.handleRun).WithEnum("flow_name", "system_health", "explain_repo", "organize_downloads").
 		WithOpposite("dry_run", "apply")
 }
 
+// runFacts are what [confirm] conditions on mcp_run_onboarding test.
+var runFacts = []tool.Fact{
+	{Name: "flow", Kind: tool.FactString, Doc: "the flow: system_health, explain_repo or organize_downloads"},
+	{Name: "moves", Kind: tool.FactNumber, Doc: "files organize_downloads moves (0 for the other flows, which change nothing)"},
+}
+
 func (s *Set) handleRun(ctx context.Context, call *tool.Call, in runIn) (runOut, error) {
 	switch in.FlowName {
-	case "system_health":
-		return s.systemHealth(ctx, call)
-	case "explain_repo":
+	case "system_health", "explain_repo":
+		// These only read; they pass the confirmation gate as such, so
+		// that a rule on the flow (flow=explain_repo) still holds.
+		if err := call.Confirm(tool.Preview{
+			Summary: fmt.Sprintf("Run the read-only onboarding flow %s", in.FlowName),
+			Facts:   map[string]any{"flow": in.FlowName, "moves": 0},
+			State:   tool.StateOf(in.FlowName, in.Path),
+		}); err != nil {
+			return runOut{}, err
+		}
+		if in.FlowName == "system_health" {
+			return s.systemHealth(ctx, call)
+		}
 		return s.explainRepo(ctx, call, in.Path)
 	case "organize_downloads":
 		return s.organizeDownloads(ctx, call, in.Path, in.Apply)

@@ -30,6 +30,18 @@ func TestMain(m *testing.M) {
 	case "sleep":
 		fmt.Println("ready")
 		time.Sleep(time.Minute)
+	case "parent":
+		// Two children of its own, which die with it (PR_SET_PDEATHSIG).
+		for range 2 {
+			c := exec.Command(os.Args[0], "-test.run=^$")
+			c.Env = append(os.Environ(), "HOSTMCP_PROC_HELPER=sleep")
+			c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+			if err := c.Start(); err != nil {
+				os.Exit(2)
+			}
+		}
+		fmt.Println("ready")
+		time.Sleep(time.Minute)
 	case "spin":
 		fmt.Println("ready")
 		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {

@@ -15,14 +15,16 @@ type sendIn struct {
 	Input   string   `json:"input,omitempty" jsonschema:"text, typed as is"`
 	Newline *bool    `json:"newline,omitempty" jsonschema:"press Enter after input" default:"true"`
 	Keys    []string `json:"keys,omitempty" jsonschema:"after input: ctrl-a..ctrl-z, enter, tab, esc, backspace, delete, up, down, left, right, home, end, pageup, pagedown"`
+	DryRun  bool     `json:"dry_run,omitempty"`
 }
 
 // sendOut is the answer of proc_send.
 type sendOut struct {
-	ProcID       string `json:"proc_id" jsonschema:"the session"`
-	BytesWritten int    `json:"bytes_written" jsonschema:"bytes written to the program's terminal or stdin"`
-	Offset       int64  `json:"offset" jsonschema:"stream offset when the input was sent: proc_read with this offset shows the program's reaction, echo included"`
-	State        string `json:"state" jsonschema:"running or exited"`
+	ProcID       string     `json:"proc_id" jsonschema:"the session"`
+	BytesWritten int        `json:"bytes_written" jsonschema:"bytes written to the program's terminal or stdin"`
+	Offset       int64      `json:"offset" jsonschema:"stream offset when the input was sent: proc_read with this offset shows the program's reaction, echo included"`
+	State        string     `json:"state" jsonschema:"running or exited"`
+	Plan         *tool.Plan `json:"plan,omitempty" jsonschema:"dry run: what it would type; nothing is written"`
 }
 
 // maxInput bounds one proc_send; a terminal takes input at its own pace.
@@ -38,6 +40,7 @@ func (s *Set) send() *tool.Def {
 		Title:       "Send input to a session",
 		Description: "Type text (then Enter) and keys such as ctrl-c into a session; read the result with proc_read.",
 		Timeout:     15 * time.Second,
+		Facts:       sendFacts,
 	}, s.handleSend).WithMaxLength("input", maxInput)
 }
 
@@ -64,6 +67,17 @@ func (s *Set) handleSend(ctx context.Context, call *tool.Call, in sendIn) (sendO
 			kb = sess.enter()
 		}
 		steps = append(steps, kb)
+	}
+	p := sendPreview(sess, in, steps)
+	if in.DryRun {
+		sess.mu.Lock()
+		out := sendOut{ProcID: sess.id, Offset: sess.buf.end(), State: sess.statusLocked().State}
+		sess.mu.Unlock()
+		out.Plan, err = call.DryRun(p)
+		return out, err
+	}
+	if err := call.Confirm(p); err != nil {
+		return sendOut{}, err
 	}
 	sess.mu.Lock()
 	out := sendOut{ProcID: sess.id, Offset: sess.buf.end(), State: sess.statusLocked().State}

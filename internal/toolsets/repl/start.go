@@ -18,6 +18,7 @@ type startIn struct {
 	Env     map[string]string `json:"env,omitempty" jsonschema:"extra variables; code loaders (LD_*, PYTHON*...) are refused"`
 	PTY     *bool             `json:"pty,omitempty" jsonschema:"false: pipes, stderr merged" default:"true"`
 	WaitMs  *int              `json:"wait_ms,omitempty" jsonschema:"wait for first output, ending at a prompt" default:"5000"`
+	DryRun  bool              `json:"dry_run,omitempty"`
 }
 
 // startOut is the answer of proc_start.
@@ -28,6 +29,7 @@ type startOut struct {
 	Cwd     string   `json:"cwd" jsonschema:"the directory it runs in"`
 	PTY     bool     `json:"pty" jsonschema:"whether it runs under a pseudo-terminal"`
 	chunk
+	Plan *tool.Plan `json:"plan,omitempty" jsonschema:"dry run: what it would start (proc_id, pid and output are empty)"`
 }
 
 const (
@@ -46,6 +48,7 @@ func (s *Set) start() *tool.Def {
 		Title:       "Start an interactive session",
 		Description: "Start an allowlisted interactive program (python3, node...) on a pty; returns proc_id and first output.",
 		Timeout:     40 * time.Second,
+		Facts:       startFacts,
 	}, s.handleStart).WithRange("wait_ms", 0, 30000).WithMaxItems("command", maxArgs, maxArgBytes)
 }
 
@@ -81,6 +84,15 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 	if err := checkEnv(in.Env); err != nil {
 		return startOut{}, err
 	}
+	pty := in.PTY == nil || *in.PTY
+	p := startPreview(name, in.Command, dir, in.Env, pty, conf)
+	if in.DryRun {
+		plan, err := call.DryRun(p)
+		return startOut{Command: in.Command, Cwd: dir, PTY: pty, Plan: plan}, err
+	}
+	if err := call.Confirm(p); err != nil {
+		return startOut{}, err
+	}
 	release, err := s.reg.reserve(call.Session)
 	if err != nil {
 		return startOut{}, err
@@ -96,7 +108,7 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 		argv:  in.Command,
 		dir:   dir,
 		env:   env,
-		pty:   in.PTY == nil || *in.PTY,
+		pty:   pty,
 		setup: sessinit.Setup{Cover: s.stateDir, Home: home, HomeBytes: homeBytes, Confined: conf.landlock, User: s.user},
 	}
 	if conf.landlock {

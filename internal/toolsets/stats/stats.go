@@ -121,6 +121,8 @@ type callRecord struct {
 	ErrorCode  string  `json:"error_code,omitempty"`
 	DurationMS float64 `json:"duration_ms"`
 	BytesOut   int64   `json:"bytes_returned"`
+	// Confirmation is left out for calls with nothing to confirm.
+	Confirmation string `json:"confirmation,omitempty" jsonschema:"a call that changes something: confirmed, declined, cancelled or unanswered by a person, refused or unconfirmed (no client could ask), dry_run, or asked (the question went to the client)"`
 }
 
 type recentOut struct {
@@ -132,7 +134,7 @@ func (s *Set) recent() *tool.Def {
 		Name:        "mcp_recent_calls",
 		Kind:        tool.ReadOnly,
 		Title:       "Recent hostmcp calls",
-		Description: "Recent tool calls, newest first, with redacted arguments, outcome and duration.",
+		Description: "Recent tool calls, newest first, with redacted arguments, outcome, duration and what came of a person's confirmation.",
 		Timeout:     10 * time.Second,
 	}, s.handleRecent).WithRange("max_results", 1, 500).WithEnum("outcome", store.OutcomeOK, store.OutcomeError)
 }
@@ -149,7 +151,7 @@ func (s *Set) handleRecent(ctx context.Context, _ *tool.Call, in recentIn) (rece
 	out := recentOut{Calls: []callRecord{}}
 	for _, r := range recs {
 		out.Calls = append(out.Calls, callRecord{Time: r.Time.UTC().Format(time.RFC3339Nano), Tool: r.Tool, Session: r.Session, Args: r.ArgsSummary,
-			Outcome: r.Outcome, ErrorCode: r.ErrorCode, DurationMS: ms(r.Duration), BytesOut: r.BytesOut})
+			Outcome: r.Outcome, ErrorCode: r.ErrorCode, DurationMS: ms(r.Duration), BytesOut: r.BytesOut, Confirmation: r.Confirmation})
 	}
 	return out, nil
 }
