@@ -55,7 +55,12 @@ func (h *Host) ReadCounters(opts *CounterOptions) (Counters, []string, error) {
 		netDir = opts.NetDir
 	}
 	var w warnings
-	c := Counters{Time: time.Now(), vm: map[string]uint64{}, snmp: map[string]int64{}}
+	c := Counters{vm: map[string]uint64{}, snmp: map[string]int64{}}
+	// The reading's time is the pressure files', read first: PSI shares
+	// divide the counters' growth by the interval, and on a loaded host a
+	// reader preempted between its clock and the files would count tens of
+	// ms of a 1 s interval as stall-free.
+	c.psi, c.Time = h.readPressureAt(&w)
 	b, err := os.ReadFile(h.procPath("stat"))
 	if err != nil {
 		return Counters{}, nil, fmt.Errorf("reading cpu counters: %w", err)
@@ -63,7 +68,6 @@ func (h *Host) ReadCounters(opts *CounterOptions) (Counters, []string, error) {
 	if c.stat, err = parseStatCounters(b); err != nil {
 		return Counters{}, nil, err
 	}
-	c.psi = h.readPressure(&w)
 	c.mono = monotonic()
 	readInto(h.procPath("vmstat"), &w, func(b []byte) (err error) { c.vm, err = parseKeyedUints(b); return })
 	readInto(h.procPath("diskstats"), &w, func(b []byte) (err error) { c.disks, err = parseDiskstats(b); return })

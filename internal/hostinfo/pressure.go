@@ -13,6 +13,28 @@ var psiResources = []string{"cpu", "memory", "io"}
 // readPressure reads /proc/pressure/{cpu,memory,io}. A kernel without PSI
 // (before 4.20, or booted with psi=0) has none, which perf_info reports:
 // that is an answer, not a warning.
+// readPressureAt reads the pressure files and when: the middle of a read
+// that took at most psiClockSlack, retried a few times when the reader was
+// preempted in between, so that a window's shares divide by the time the
+// counters actually grew over.
+func (h *Host) readPressureAt(w *warnings) (map[string]PSIStats, time.Time) {
+	for try := 0; ; try++ {
+		var quiet warnings
+		t0 := time.Now()
+		psi := h.readPressure(&quiet)
+		took := time.Since(t0)
+		if took <= psiClockSlack || try == 3 {
+			*w = append(*w, quiet...)
+			return psi, t0.Add(took / 2)
+		}
+	}
+}
+
+// psiClockSlack is how long reading the three pressure files may take for
+// the reading's time to be trusted: they are read in microseconds when the
+// reader is not preempted.
+const psiClockSlack = 2 * time.Millisecond
+
 func (h *Host) readPressure(w *warnings) map[string]PSIStats {
 	out := map[string]PSIStats{}
 	for _, res := range psiResources {

@@ -370,9 +370,14 @@ func TestScenarioQuietBaseline(t *testing.T) {
 // wall time).
 func psiBracket(t *testing.T, res string, call func() int64) (lo, hi float64) {
 	t.Helper()
-	before, t0 := psiSomeTotal(t, res), time.Now()
+	// The clock is read before the first reading and after the last, so
+	// that a preemption between a reading and its clock widens the outer
+	// interval (a lower lo) rather than narrowing it.
+	t0 := time.Now()
+	before := psiSomeTotal(t, res)
 	window := float64(call()) / 1000
-	after, t1 := psiSomeTotal(t, res), time.Now()
+	after := psiSomeTotal(t, res)
+	t1 := time.Now()
 	stall := float64(after-before) / 1e6
 	hi = min(100, stall/window*100)
 	lo = max(0, (stall-(t1.Sub(t0).Seconds()-window))/window*100)
