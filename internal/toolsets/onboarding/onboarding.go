@@ -67,7 +67,7 @@ func (s *Set) run() *tool.Def {
 		Kind:        tool.Mutating, // organize_downloads with apply moves files
 		Programs:    true,
 		Title:       "Run an onboarding flow",
-		Description: "Run a first-look flow: system_health (perf_info, sys_snapshot, perf_use_check, failed services, log errors), explain_repo, organize_downloads.",
+		Description: "First-look flows: system_health (perf_info, sys_snapshot, perf_use_check, failed services, log errors), explain_repo, organize_downloads.",
 		Timeout:     2 * time.Minute,
 		Facts:       runFacts,
 	}, s.handleRun).WithEnum("flow_name", "system_health", "explain_repo", "organize_downloads").

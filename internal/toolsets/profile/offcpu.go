@@ -43,7 +43,7 @@ func (s *Set) offCPU() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Off-CPU time",
-		Description: "Where threads block and why: per thread, the kernel function each wait was in (pipe, futex, disk I/O...), episodes, total and max wait, stack and waker (eBPF; perf sched states without).",
+		Description: "Where threads block and why: per thread, the kernel function each wait was in (pipe, futex, disk I/O...), total and max wait, stack and waker (eBPF; else perf sched).",
 		Timeout:     2 * time.Minute,
 		View:        view.URI,
 	}, s.handleOffCPU).WithRange("duration_seconds", 1, 30).WithRange("pid", 1, 1<<22).WithRange("top_n", 1, 100)

@@ -134,7 +134,7 @@ func (s *Set) recent() *tool.Def {
 		Name:        "mcp_recent_calls",
 		Kind:        tool.ReadOnly,
 		Title:       "Recent hostmcp calls",
-		Description: "Recent tool calls, newest first, with redacted arguments, outcome, duration and what came of a person's confirmation.",
+		Description: "Recent tool calls, newest first: redacted arguments, outcome, duration, confirmation.",
 		Timeout:     10 * time.Second,
 	}, s.handleRecent).WithRange("max_results", 1, 500).WithEnum("outcome", store.OutcomeOK, store.OutcomeError)
 }

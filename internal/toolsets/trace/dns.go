@@ -18,7 +18,7 @@ import (
 // dnsIn is perf_dns_latency's input (spec 000 section 9.15).
 type dnsIn struct {
 	DurationSeconds int `json:"duration_seconds,omitempty" default:"10"`
-	PID             int `json:"pid,omitempty" jsonschema:"only this pid"`
+	PID             int `json:"pid,omitempty"`
 }
 
 type dnsRow struct {
@@ -75,7 +75,7 @@ func (s *Set) dnsLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "DNS lookup latency (eBPF)",
-		Description: "DNS latency, counted by name and process: C library lookups by uprobes, and every UDP port 53 query with server, rcode and latency.",
+		Description: "DNS latency by name and process: libc lookups (uprobes) and every UDP port 53 query with server, rcode and latency.",
 		Timeout:     45 * time.Second,
 	}, s.handleDNS).WithRange("duration_seconds", 1, 30)
 }

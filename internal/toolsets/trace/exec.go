@@ -64,7 +64,7 @@ func (s *Set) execTrace() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Trace process executions (eBPF)",
-		Description: "Every exec (execsnoop), counted in the kernel by file and parent, then sampled records with user, file and arguments; short-lived processes included.",
+		Description: "Every exec (execsnoop), counted by file and parent, with sampled records (user, file, arguments); short-lived processes included.",
 		Timeout:     45 * time.Second,
 	}, s.handleExec).WithRange("duration_seconds", 1, 30).WithRange("max_args", 1, 20)
 }

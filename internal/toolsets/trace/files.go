@@ -14,7 +14,7 @@ import (
 // fileIn is perf_file_trace's input (spec 000 section 9.14).
 type fileIn struct {
 	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
-	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
+	PID             int    `json:"pid,omitempty"`
 	MinLatencyMS    *int   `json:"min_latency_ms,omitempty" jsonschema:"slow_ops threshold" default:"10"`
 	Mode            string `json:"mode,omitempty" default:"all"`
 	IncludeAllFiles bool   `json:"include_all_files,omitempty" jsonschema:"also sockets, pipes and devices"`
@@ -46,7 +46,7 @@ func (s *Set) fileTrace() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Trace file operations (eBPF)",
-		Description: "File activity (eBPF), counted in the kernel by path and process with errors by errno: slow reads and writes, files created and deleted, opens with results.",
+		Description: "File activity (eBPF) by path and process, errors by errno: slow reads and writes, files created and deleted, opens and their results.",
 		Timeout:     45 * time.Second,
 	}, s.handleFile).WithRange("duration_seconds", 1, 30).WithRange("min_latency_ms", 0, 10000).
 		WithEnum("mode", "slow_ops", "file_lifecycle", "opens", "all")

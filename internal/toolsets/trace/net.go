@@ -13,7 +13,7 @@ import (
 // tcpIn is perf_tcp_trace's input (spec 000 section 9.11).
 type tcpIn struct {
 	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
-	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
+	PID             int    `json:"pid,omitempty"`
 	LocalPort       int    `json:"local_port,omitempty" jsonschema:"only this local port"`
 	RemotePort      int    `json:"remote_port,omitempty" jsonschema:"only this remote port"`
 	Mode            string `json:"mode,omitempty" default:"lifecycle"`
@@ -68,7 +68,7 @@ func (s *Set) tcpTrace() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Trace TCP connections (eBPF)",
-		Description: "TCP connections (eBPF), counted by process and remote end: closed ones with duration and bytes, or outgoing connects and their results.",
+		Description: "TCP connections (eBPF) by process and remote end: closed ones with duration and bytes, or connects and their results.",
 		Timeout:     75 * time.Second,
 	}, s.handleTCP).WithRange("duration_seconds", 1, 60).WithEnum("mode", "lifecycle", "connections").
 		WithRange("local_port", 1, 65535).WithRange("remote_port", 1, 65535)

@@ -13,7 +13,7 @@ import (
 type vfsIn struct {
 	DurationSeconds int  `json:"duration_seconds,omitempty" default:"5"`
 	MinLatencyMS    *int `json:"min_latency_ms,omitempty" jsonschema:"list calls this slow" default:"10"`
-	PID             int  `json:"pid,omitempty" jsonschema:"only this pid"`
+	PID             int  `json:"pid,omitempty"`
 	IncludeAllFiles bool `json:"include_all_files,omitempty" jsonschema:"also sockets, pipes and devices"`
 }
 
@@ -47,7 +47,7 @@ func (s *Set) vfsLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "File read/write latency (eBPF)",
-		Description: "File read and write latency as programs see it (eBPF): percentiles, every call counted by file and process, sampled slow calls.",
+		Description: "File read and write latency as programs see it (eBPF): percentiles, calls by file and process, sampled slow calls.",
 		Timeout:     45 * time.Second,
 	}, s.handleVFS).WithRange("duration_seconds", 1, 30).WithRange("min_latency_ms", 0, 10000)
 }
