@@ -92,11 +92,11 @@ func linesAfter(buf []byte, le, n int) [][]byte {
 	return out
 }
 
-// stream scans a file line by line, for files too large to hold and to
-// check ripgrep's candidates: only lines for which want returns true are
-// matched (nil: all), and reading stops after line last (0: at EOF).
-func (s *scanner) stream(path string, r io.Reader, want func(int) bool, last int, emit func(Hit) bool) (bool, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+// stream scans a file line by line from br, for files too large to hold
+// and to check ripgrep's candidates: only lines for which want returns true
+// are matched (nil: all), and reading stops after line last (0: at EOF).
+// br is the caller's, so that its buffer serves file after file.
+func (s *scanner) stream(path string, br *bufio.Reader, want func(int) bool, last int, emit func(Hit) bool) (bool, error) {
 	var ring [][]byte
 	type open struct {
 		h     Hit
