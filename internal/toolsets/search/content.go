@@ -287,7 +287,7 @@ func startVerify(ctx context.Context, req *searchReq, rep *fsroot.Reported) *ver
 // check queues a file's candidate lines; a file with none is ignored.
 func (v *verifier) check(path string, lines []int) {
 	if len(lines) > 0 && v.ctx.Err() == nil {
-		slices.Sort(lines) // rg prints them in order; stream needs the last
+		slices.Sort(lines) // rg prints them in order; stream needs it
 		v.work <- candidates{path, lines}
 	}
 }
@@ -312,12 +312,8 @@ func (v *verifier) run() {
 			continue
 		}
 		br.Reset(f)
-		want := func(n int) bool {
-			_, found := slices.BinarySearch(c.lines, n)
-			return found
-		}
 		local = local[:0]
-		_, _ = v.req.sc.stream(c.path, br, want, c.lines[len(c.lines)-1], func(h Hit) bool {
+		_, _ = v.req.sc.stream(c.path, br, c.lines, func(h Hit) bool {
 			local = append(local, h)
 			return true
 		})
