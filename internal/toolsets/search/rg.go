@@ -35,7 +35,7 @@ func rgBase(o *options) []string {
 	}
 	if !o.cross {
 		// By device number only: rg still enters a bind mount of the same
-		// file system, whose files the fence then drops (existing, verify).
+		// file system, whose files the fence then drops (fsroot.Reported).
 		a = append(a, "--one-file-system")
 	}
 	return a
