@@ -28,6 +28,12 @@ func TestMain(m *testing.M) {
 	if flag.Lookup("test.bench").Value.String() == "" {
 		os.Exit(m.Run()) // no benchmark asked for: do not pay for a build
 	}
+	// HOSTMCP_BENCH_BINARY measures a binary built elsewhere (another
+	// commit's, for before-and-after figures from one session) with these
+	// benchmarks.
+	if binary = os.Getenv("HOSTMCP_BENCH_BINARY"); binary != "" {
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "hostmcp-bench-")
 	if err != nil {
 		panic(err)

@@ -22,6 +22,13 @@ import (
 // and configTOML, if any, as its configuration.
 func connectLoad(b *testing.B, root, configTOML string) *mcp.ClientSession {
 	b.Helper()
+	cs, _ := connectConfig(b, root, configTOML)
+	return cs
+}
+
+// connectConfig is connectLoad that also returns the server's command.
+func connectConfig(b *testing.B, root, configTOML string) (*mcp.ClientSession, *exec.Cmd) {
+	b.Helper()
 	args := []string{"serve", "--state-dir", b.TempDir(), "--root", root}
 	if configTOML != "" {
 		p := filepath.Join(b.TempDir(), "hostmcp.toml")
@@ -30,13 +37,14 @@ func connectLoad(b *testing.B, root, configTOML string) *mcp.ClientSession {
 		}
 		args = append(args, "--config", p)
 	}
+	cmd := exec.Command(binary, args...)
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: exec.Command(binary, args...)}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { cs.Close() })
-	return cs
+	return cs, cmd
 }
 
 // agentTurn is one turn of an agent fanning out as Claude Code does when it

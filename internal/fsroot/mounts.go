@@ -45,25 +45,34 @@ func (m MountID) holds(o MountID) bool {
 // such ids are never reused. Older kernels ignore the bit and answer with
 // the plain mount id (5.8+), or with none.
 func statxMount(dirfd int, name string, flags int) (MountID, error) {
+	id, _, err := statxKind(dirfd, name, flags)
+	return id, err
+}
+
+// statxKind is statxMount that also returns the file's type bits
+// (unix.S_IFMT of its mode), which the same call gives.
+func statxKind(dirfd int, name string, flags int) (MountID, uint32, error) {
 	var stx unix.Statx_t
 	err := unix.Statx(dirfd, name, flags|unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT|unix.AT_STATX_DONT_SYNC,
 		unix.STATX_TYPE|unix.STATX_MNT_ID|unix.STATX_MNT_ID_UNIQUE, &stx)
 	if errors.Is(err, unix.ENOSYS) { // before Linux 4.11
 		var st unix.Stat_t
 		if err := unix.Fstatat(dirfd, name, &st, flags|unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			return MountID{}, err
+			return MountID{}, 0, err
 		}
-		return MountID{dev: st.Dev, dir: st.Mode&unix.S_IFMT == unix.S_IFDIR}, nil
+		kind := st.Mode & unix.S_IFMT
+		return MountID{dev: st.Dev, dir: kind == unix.S_IFDIR}, kind, nil
 	}
 	if err != nil {
-		return MountID{}, err
+		return MountID{}, 0, err
 	}
+	kind := uint32(stx.Mode) & unix.S_IFMT
 	return MountID{
 		dev:    unix.Mkdev(stx.Dev_major, stx.Dev_minor),
 		mnt:    stx.Mnt_id,
 		hasMnt: stx.Mask&(unix.STATX_MNT_ID|unix.STATX_MNT_ID_UNIQUE) != 0,
-		dir:    stx.Mode&unix.S_IFMT == unix.S_IFDIR,
-	}, nil
+		dir:    kind == unix.S_IFDIR,
+	}, kind, nil
 }
 
 // mountOf identifies an open file: the very object read, so a path swapped
@@ -175,8 +184,11 @@ func (f *Fence) Admits(file *os.File) bool {
 		return true
 	}
 	id, err := mountOf(file)
-	return err == nil && f.id.holds(id)
+	return err == nil && f.admitsID(id)
 }
+
+// admitsID reports whether a walk may enter what id identifies.
+func (f *Fence) admitsID(id MountID) bool { return f.cross || f.id.holds(id) }
 
 // Skip records a mount point, relative to the start, that the walk left
 // out. Walkers that skip mounts by themselves (rg) report theirs here.

@@ -16,10 +16,13 @@ type Deps struct {
 // Set is the files toolset.
 type Set struct {
 	roots *fsroot.Set
+	lines *lineIndexCache // fs_read's line indexes of large files
 }
 
 // New builds the files toolset.
-func New(d *Deps) *Set { return &Set{roots: d.Roots} }
+func New(d *Deps) *Set {
+	return &Set{roots: d.Roots, lines: newLineIndexCache(lineIndexBudget)}
+}
 
 // Toolset lists the files tools. handle_read, which pages what fs_read and
 // fs_list leave in handles, is served by the core toolset.

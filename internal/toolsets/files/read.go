@@ -91,7 +91,15 @@ func (s *Set) handleRead(ctx context.Context, call *tool.Call, in readIn) (readO
 	if err := checkText(ra, size, in.Path); err != nil {
 		return readOut{}, err
 	}
-	w, err := readWindow(ra, size, in.OffsetLines, in.MaxLines, min(contentBudget, contentRoom(call, loc.Abs(), size)))
+	budget := min(contentBudget, contentRoom(call, loc.Abs(), size))
+	var w window
+	if whole == nil && size <= exactCountSize {
+		// Counted to the end anyway: the count builds an index that the
+		// next window of the same file starts from.
+		w, err = s.lines.window(f, st, in.OffsetLines, in.MaxLines, budget)
+	} else {
+		w, err = readWindow(ra, size, in.OffsetLines, in.MaxLines, budget)
+	}
 	if err != nil {
 		return readOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading %q: %s", tool.Clip(in.Path), tool.Clip(err.Error()))
 	}

@@ -39,8 +39,29 @@ type window struct {
 // the average line length seen, so a window near the start of a huge file
 // costs the same whatever its size.
 func readWindow(ra io.ReaderAt, size int64, offset, limit, budget int) (window, error) {
+	return readIndexedWindow(ra, size, nil, offset, limit, budget)
+}
+
+// readIndexedWindow is readWindow starting from idx's nearest mark before
+// the window, when idx (built from this very version of the file) is not
+// nil: the lines before the mark are not read, nor are those after the
+// window counted. What idx says is checked against the bytes read (a mark
+// starts a line, the file holds the lines idx counts): errStaleIndex when
+// it does not, and the caller reads again without it.
+func readIndexedWindow(ra io.ReaderAt, size int64, idx *lineIndex, offset, limit, budget int) (window, error) {
 	var w window
 	start := int64(0)
+	line := 0
+	if idx != nil {
+		if offset < 0 {
+			offset = max(0, idx.lines+offset)
+		}
+		m := idx.markBefore(offset)
+		if m.off > 0 && (m.off >= size || lastByte(ra, m.off) != '\n') {
+			return w, errStaleIndex
+		}
+		start, line = m.off, m.line
+	}
 	if offset < 0 {
 		pos, found, err := tailStart(ra, size, -offset)
 		if err != nil {
@@ -53,7 +74,6 @@ func readWindow(ra io.ReaderAt, size int64, offset, limit, budget int) (window, 
 	}
 	br := bufio.NewReaderSize(io.NewSectionReader(ra, start, size-start), 64<<10)
 	consumed := start
-	line := 0
 	for offset > 0 && line < offset {
 		n, err := skipLine(br)
 		consumed += n
@@ -102,6 +122,11 @@ func readWindow(ra io.ReaderAt, size int64, offset, limit, budget int) (window, 
 	}
 	seen := line + len(w.Lines)
 	switch {
+	case idx != nil:
+		if seen > idx.lines || consumed >= size && seen != idx.lines {
+			return w, errStaleIndex
+		}
+		w.Total = idx.lines
 	case offset < 0:
 		// Lines before start are not read: count them if cheap.
 		if size <= exactCountSize || start == 0 {

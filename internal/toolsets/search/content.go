@@ -1,9 +1,11 @@
 package search
 
 import (
+	"bufio"
 	"context"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -212,7 +214,8 @@ func hasUpper(pattern string, literal bool) bool {
 // binary detection and the fast scan), then reads each candidate file
 // through the root to check the lines and build the snippets: what is
 // shown never comes from a path rg may have reached through a link swapped
-// in during its walk.
+// in during its walk. rg prints each file's lines together, so a file is
+// checked as soon as the next one begins, while rg goes on searching.
 func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn) ([]Hit, bool, error) {
 	args := append(rgBase(&req.opt), "--null", "--line-number", "--with-filename", "--no-heading", "--max-columns=1")
 	if in.Literal {
@@ -222,19 +225,23 @@ func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn) ([]Hi
 		args = append(args, "--ignore-case")
 	}
 	args = append(args, "--regexp="+in.Pattern)
-	cands := map[string][]int{}
-	var order []string
+	reported := req.fence.Reported()
+	defer reported.Close()
+	v := startVerify(ctx, req, reported)
+	var file string
+	var lines []int
 	n := 0
 	complete := true
 	_, err := runRg(ctx, s.exec, req.loc, args, func(line []byte) bool {
-		p, ln, ok := parseRgLine(line)
+		p, ln, ok := parseRgLine(line, file)
 		if !ok {
 			return true
 		}
-		if _, seen := cands[p]; !seen {
-			order = append(order, p)
+		if p != file {
+			v.check(file, lines)
+			file, lines = p, nil
 		}
-		cands[p] = append(cands[p], ln)
+		lines = append(lines, ln)
 		n++
 		if n > hitCap {
 			complete = false
@@ -242,56 +249,79 @@ func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn) ([]Hi
 		}
 		return true
 	})
+	v.check(file, lines)
+	hits := v.wait()
 	if err != nil {
 		return nil, false, err
 	}
-	hits := verify(ctx, req, req.existing(order), cands)
 	return hits, complete && len(hits) <= hitCap, nil
 }
 
-// verify reads each candidate file through the root, in parallel, and keeps
-// the candidate lines that match there.
-func verify(ctx context.Context, req *searchReq, order []string, cands map[string][]int) []Hit {
-	var mu sync.Mutex
-	var hits []Hit
-	work := make(chan string)
-	var wg sync.WaitGroup
+// verifier reads candidate files through the root, on as many goroutines
+// as there are CPUs, and keeps the candidate lines that match there.
+type verifier struct {
+	ctx  context.Context
+	req  *searchReq
+	rep  *fsroot.Reported
+	work chan candidates
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	hits []Hit
+}
+
+// candidates are the lines rg reported in one file, in increasing order.
+type candidates struct {
+	path  string
+	lines []int
+}
+
+func startVerify(ctx context.Context, req *searchReq, rep *fsroot.Reported) *verifier {
+	v := &verifier{ctx: ctx, req: req, rep: rep, work: make(chan candidates, 64)}
 	for range max(2, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range work {
-				lines := cands[p]
-				want := make(map[int]bool, len(lines))
-				last := 0
-				for _, l := range lines {
-					want[l], last = true, max(last, l)
-				}
-				f, _, err := req.open(p)
-				if err != nil {
-					continue
-				}
-				var local []Hit
-				_, _ = req.sc.stream(p, f, func(n int) bool { return want[n] }, last, func(h Hit) bool {
-					local = append(local, h)
-					return true
-				})
-				f.Close()
-				mu.Lock()
-				hits = append(hits, local...)
-				mu.Unlock()
-			}
-		}()
+		v.wg.Add(1)
+		go v.run()
 	}
-	for _, p := range order {
-		if ctx.Err() != nil {
-			break
+	return v
+}
+
+// check queues a file's candidate lines; a file with none is ignored.
+func (v *verifier) check(path string, lines []int) {
+	if len(lines) > 0 && v.ctx.Err() == nil {
+		slices.Sort(lines) // rg prints them in order; stream needs it
+		v.work <- candidates{path, lines}
+	}
+}
+
+// wait returns every hit once the queued files are read.
+func (v *verifier) wait() []Hit {
+	close(v.work)
+	v.wg.Wait()
+	return v.hits
+}
+
+func (v *verifier) run() {
+	defer v.wg.Done()
+	br := bufio.NewReaderSize(nil, 64<<10) // one buffer per goroutine, not per file
+	var local []Hit
+	for c := range v.work {
+		if v.ctx.Err() != nil {
+			continue
 		}
-		work <- p
+		f, err := v.rep.Open(c.path)
+		if err != nil {
+			continue
+		}
+		br.Reset(f)
+		local = local[:0]
+		_, _ = v.req.sc.stream(c.path, br, c.lines, func(h Hit) bool {
+			local = append(local, h)
+			return true
+		})
+		f.Close()
+		v.mu.Lock()
+		v.hits = append(v.hits, local...)
+		v.mu.Unlock()
 	}
-	close(work)
-	wg.Wait()
-	return hits
 }
 
 func join(base, rel string) string {

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"os"
 	"path"
 	"sort"
 	"strings"
@@ -103,9 +102,6 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	var paths []string
 	complete := true
 	add := func(rel string) bool {
-		if !match(path.Base(rel)) {
-			return true
-		}
 		if len(paths) == fileCap {
 			complete = false
 			return false
@@ -114,13 +110,19 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		return true
 	}
 	if eng == "rg" {
+		// Each path is checked as rg prints it, while rg goes on walking.
+		reported := req.fence.Reported()
 		_, err = runRg(ctx, s.exec, req.loc, append(rgBase(&req.opt), "--files"), func(line []byte) bool {
-			return add(rgPath(line))
+			rel := rgPath(line)
+			if !match(path.Base(rel)) || !reported.Regular(rel) {
+				return true
+			}
+			return add(rel)
 		})
-		paths = req.existing(paths)
+		reported.Close()
 	} else {
 		w := newWalker(req.loc, req.fence, req.filter())
-		err = w.walk(ctx, add)
+		err = w.walk(ctx, func(rel string) bool { return !match(path.Base(rel)) || add(rel) })
 		w.warn(call)
 	}
 	if err != nil {
@@ -141,52 +143,4 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		out.Handle = tool.PutLines(ctx, call, "search_files", map[string]any{"kind": "search_files", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern}, hits, in.MaxResults)
 	}
 	return out, nil
-}
-
-// existing keeps the paths rg listed that are, now, regular files reached
-// through the root without leaving it, nor the root's mount unless crossing
-// was asked for: rg walks by path, and a directory swapped for a link
-// during its walk must not put outside names in the answer, while its
-// --one-file-system compares devices only and so enters a bind mount. Each
-// directory is opened once, from its already opened parent, and checked
-// against the fence, so the check costs two openat and a statx per
-// directory and one fstatat per file.
-func (r *searchReq) existing(paths []string) []string {
-	dirs := map[string]*os.Root{}
-	defer func() {
-		for _, d := range dirs {
-			if d != nil {
-				d.Close()
-			}
-		}
-	}()
-	var open func(dir string) *os.Root
-	open = func(dir string) *os.Root {
-		if d, ok := dirs[dir]; ok {
-			return d
-		}
-		var d *os.Root
-		if dir == "." {
-			d, _ = r.loc.Root.OS().OpenRoot(r.loc.Rel)
-		} else if parent := open(path.Dir(dir)); parent != nil {
-			d, _ = parent.OpenRoot(path.Base(dir)) // refuses a symlink out
-		}
-		if d != nil && !r.admitsDir(d) {
-			d.Close()
-			d = nil
-		}
-		dirs[dir] = d
-		return d
-	}
-	out := paths[:0]
-	for _, p := range paths {
-		d := open(path.Dir(path.Clean("./" + p)))
-		if d == nil {
-			continue
-		}
-		if st, err := d.Lstat(path.Base(p)); err == nil && st.Mode().IsRegular() {
-			out = append(out, p)
-		}
-	}
-	return out
 }

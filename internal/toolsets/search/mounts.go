@@ -28,16 +28,6 @@ func (r *searchReq) open(rel string) (*os.File, fs.FileInfo, error) {
 	return f, st, nil
 }
 
-// admitsDir reports whether the fence lets a search into the directory d.
-func (r *searchReq) admitsDir(d *os.Root) bool {
-	f, err := d.Open(".")
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return r.fence.Admits(f)
-}
-
 // warnMounts names the mount points the search left out. The native walker
 // records those it met; rg's --one-file-system skips them silently, so for
 // rg they are the mount points the kernel lists below the search root.

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -83,7 +84,7 @@ func scanOne(req *searchReq, rel string, buf []byte, emit func(Hit) bool) []byte
 		if bytes.IndexByte(head[:k], 0) >= 0 {
 			return buf
 		}
-		_, _ = req.sc.stream(rel, io.MultiReader(bytes.NewReader(head[:k]), f), nil, 0, emit)
+		_, _ = req.sc.stream(rel, bufio.NewReaderSize(io.MultiReader(bytes.NewReader(head[:k]), f), 64<<10), nil, emit)
 		return buf
 	}
 	need := int(st.Size()) + 1 // one more byte shows a file that grew

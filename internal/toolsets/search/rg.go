@@ -35,7 +35,7 @@ func rgBase(o *options) []string {
 	}
 	if !o.cross {
 		// By device number only: rg still enters a bind mount of the same
-		// file system, whose files the fence then drops (existing, verify).
+		// file system, whose files the fence then drops (fsroot.Reported).
 		a = append(a, "--one-file-system")
 	}
 	return a
@@ -138,8 +138,10 @@ func rgPath(p []byte) string {
 }
 
 // parseRgLine splits "./path\x00LINE:..." (--null --line-number
-// --no-heading --max-columns=1) into the path and the line number.
-func parseRgLine(b []byte) (string, int, bool) {
+// --no-heading --max-columns=1) into the path and the line number. The path
+// is prev itself when it is the same, as it is for every line of a file
+// but its first: no string is made for those.
+func parseRgLine(b []byte, prev string) (string, int, bool) {
 	i := bytes.IndexByte(b, 0)
 	if i < 0 {
 		return "", 0, false
@@ -153,5 +155,9 @@ func parseRgLine(b []byte) (string, int, bool) {
 	if err != nil || n < 1 {
 		return "", 0, false
 	}
-	return rgPath(b[:i]), n, true
+	p := bytes.TrimPrefix(b[:i], []byte("./"))
+	if string(p) == prev {
+		return prev, n, true
+	}
+	return string(p), n, true
 }

@@ -92,11 +92,13 @@ func linesAfter(buf []byte, le, n int) [][]byte {
 	return out
 }
 
-// stream scans a file line by line, for files too large to hold and to
-// check ripgrep's candidates: only lines for which want returns true are
-// matched (nil: all), and reading stops after line last (0: at EOF).
-func (s *scanner) stream(path string, r io.Reader, want func(int) bool, last int, emit func(Hit) bool) (bool, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+// stream scans a file line by line from br, for files too large to hold
+// and to check ripgrep's candidates: only the lines listed in wanted
+// (1-based, increasing; nil: every line) are matched, and reading stops
+// once the last of them has its context. Lines that are neither wanted
+// nor context of a wanted line are skipped without being looked at one by
+// one. br is the caller's, so that its buffer serves file after file.
+func (s *scanner) stream(path string, br *bufio.Reader, wanted []int, emit func(Hit) bool) (bool, error) {
 	var ring [][]byte
 	type open struct {
 		h     Hit
@@ -116,20 +118,28 @@ func (s *scanner) stream(path string, r io.Reader, want func(int) bool, last int
 		}
 		return true
 	}
-	// near says whether line n may be needed later as context before a
-	// wanted line; lines that are neither wanted nor near are never copied.
-	near := func(n int) bool {
-		if want == nil {
-			return true
+	next := 0 // wanted[next] is the first wanted line not yet passed
+	for n := 1; ; n++ {
+		for wanted != nil && next < len(wanted) && wanted[next] < n {
+			next++
 		}
-		for k := 1; k <= s.ctx; k++ {
-			if want(n + k) {
-				return true
+		if wanted != nil && next == len(wanted) && len(pending) == 0 {
+			break
+		}
+		if wanted != nil && len(pending) == 0 {
+			// Up to the wanted line's context, nothing is kept.
+			if skip := wanted[next] - s.ctx - n; skip > 0 {
+				k, err := skipLines(br, skip)
+				n += k
+				ring = ring[:0]
+				if err != nil {
+					if err == io.EOF {
+						break
+					}
+					return false, err
+				}
 			}
 		}
-		return false
-	}
-	for n := 1; last == 0 || n <= last+s.ctx; n++ {
 		view, err := readView(br)
 		if len(view) == 0 && err == io.EOF {
 			break
@@ -149,7 +159,8 @@ func (s *scanner) stream(path string, r io.Reader, want func(int) bool, last int
 				p.after = append(p.after, keep())
 			}
 		}
-		if want == nil || want(n) {
+		isWanted := wanted == nil || next < len(wanted) && wanted[next] == n
+		if isWanted {
 			if m := s.re.FindIndex(view); m != nil {
 				pending = append(pending, &open{h: Hit{Line: n}, line: keep(), col: m[0], bef: append([][]byte(nil), ring...)})
 			}
@@ -158,7 +169,13 @@ func (s *scanner) stream(path string, r io.Reader, want func(int) bool, last int
 			return false, nil
 		}
 		if s.ctx > 0 {
-			if near(n) {
+			// Kept as context before a later wanted line only when one
+			// is near enough to need it.
+			after := next
+			if isWanted && wanted != nil {
+				after++
+			}
+			if wanted == nil || after < len(wanted) && wanted[after]-n <= s.ctx {
 				ring = append(ring, keep())
 				if len(ring) > s.ctx {
 					ring = ring[1:]
@@ -172,6 +189,41 @@ func (s *scanner) stream(path string, r io.Reader, want func(int) bool, last int
 		}
 	}
 	return flush(true), nil
+}
+
+// skipLines consumes up to k lines, looking for line ends in br's buffer a
+// block at a time rather than reading line by line, and returns how many
+// it consumed: fewer at the end of the file (io.EOF, a last line without
+// '\n' counted) or on a read error.
+func skipLines(br *bufio.Reader, k int) (int, error) {
+	done := 0
+	partial := false // the bytes consumed last do not end a line
+	for done < k {
+		if br.Buffered() == 0 {
+			if _, err := br.Peek(1); err != nil {
+				if err == io.EOF && partial {
+					done++
+				}
+				return done, err
+			}
+		}
+		buf, _ := br.Peek(br.Buffered())
+		i := 0
+		for done < k {
+			j := bytes.IndexByte(buf[i:], '\n')
+			if j < 0 {
+				i = len(buf)
+				break
+			}
+			i += j + 1
+			done++
+		}
+		partial = buf[i-1] != '\n'
+		if _, err := br.Discard(i); err != nil {
+			return done, err
+		}
+	}
+	return done, nil
 }
 
 // readView reads one line without its terminator, at most maxScanLine bytes

@@ -1,0 +1,158 @@
+package fsroot
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// maxReportedDirs bounds the directories a Reported holds open at once; past
+// it they are all closed and reopened as paths need them. A walker reports
+// a directory's files together, so this costs little, and a tree of a
+// million directories cannot exhaust the descriptors.
+const maxReportedDirs = 256
+
+// Reported checks the paths a walker outside hostmcp (ripgrep) reported
+// below a fence's start, so that only what the native walk could have
+// reached comes through: each directory is opened once, from its already
+// opened parent, by a single name that is never followed if it is a
+// symbolic link, and kept only when the fence admits it (on the start's
+// mount, or crossing allowed); a file is then looked at, or opened, from
+// its directory the same way. A path through a link, through a directory
+// swapped for a link during the walk, or onto another mount is refused,
+// and a path that is not clean and relative (a ".." component) is refused
+// before any look. The check costs an openat and a statx per directory and
+// one call per file, where resolving each path from the root again cost a
+// call per component. Its methods may be called from several goroutines.
+type Reported struct {
+	fence *Fence
+	start int // the fence's start directory, which the fence owns
+	mu    sync.Mutex
+	dirs  map[string]int // by path relative to the start: an open descriptor, or -1 when refused
+	open  int            // descriptors in dirs, the start not counted
+}
+
+// Reported begins checking paths reported below the fence's start. Close it
+// before the fence.
+func (f *Fence) Reported() *Reported {
+	return &Reported{fence: f, start: int(f.start.Fd()), dirs: map[string]int{".": int(f.start.Fd())}}
+}
+
+// Close releases the directories it holds.
+func (r *Reported) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.forget()
+}
+
+// Regular reports whether rel is, now, a regular file (not a link) in a
+// directory the fence admits.
+func (r *Reported) Regular(rel string) bool {
+	dir, base, ok := splitReported(rel)
+	if !ok {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fd := r.dir(dir)
+	if fd < 0 {
+		return false
+	}
+	var st unix.Stat_t
+	err := unix.Fstatat(fd, base, &st, unix.AT_SYMLINK_NOFOLLOW)
+	return err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
+}
+
+// Open opens rel for reading when it is a regular file (not a link, never
+// a FIFO or device that could block or act on being opened) in a
+// directory the fence admits, and on the fence's mount itself unless
+// crossing is allowed: a file bind-mounted from elsewhere is refused too.
+func (r *Reported) Open(rel string) (*os.File, error) {
+	dir, base, ok := splitReported(rel)
+	if !ok {
+		return nil, fs.ErrInvalid
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock() // held while dir's descriptor is in use: forget may close it
+	dfd := r.dir(dir)
+	if dfd < 0 {
+		return nil, fs.ErrNotExist
+	}
+	fd, err := unix.Openat(dfd, base, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	id, kind, err := statxKind(fd, "", unix.AT_EMPTY_PATH)
+	switch {
+	case err != nil:
+	case kind != unix.S_IFREG:
+		err = fs.ErrInvalid
+	case !r.fence.admitsID(id):
+		err = fs.ErrPermission
+	}
+	if err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), rel), nil
+}
+
+// dir returns the descriptor of the directory rel (clean, relative to the
+// start), opening it and its parents as needed, or -1 when it cannot be
+// reached or the fence refuses it. r.mu is held.
+func (r *Reported) dir(rel string) int {
+	if fd, ok := r.dirs[rel]; ok {
+		return fd
+	}
+	if r.open >= maxReportedDirs {
+		r.forget()
+	}
+	fd := -1
+	if parent := r.dir(path.Dir(rel)); parent >= 0 {
+		fd = r.openDir(parent, path.Base(rel))
+	}
+	r.dirs[rel] = fd
+	if fd >= 0 {
+		r.open++
+	}
+	return fd
+}
+
+// openDir opens the directory name in parent, never through a link, and
+// keeps it only when the fence admits it.
+func (r *Reported) openDir(parent int, name string) int {
+	fd, err := unix.Openat(parent, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	if id, err := statxMount(fd, "", unix.AT_EMPTY_PATH); err != nil || !r.fence.admitsID(id) {
+		unix.Close(fd)
+		return -1
+	}
+	return fd
+}
+
+// forget closes every directory but the start. r.mu is held.
+func (r *Reported) forget() {
+	for rel, fd := range r.dirs {
+		if rel != "." && fd >= 0 {
+			unix.Close(fd)
+		}
+	}
+	clear(r.dirs)
+	r.dirs["."] = r.start
+	r.open = 0
+}
+
+// splitReported splits a reported path into its directory and name,
+// refusing one that is empty, absolute, not clean or climbing out.
+func splitReported(rel string) (dir, base string, ok bool) {
+	if rel == "" || path.IsAbs(rel) || path.Clean(rel) != rel || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", "", false
+	}
+	return path.Dir(rel), path.Base(rel), true
+}
