@@ -50,9 +50,10 @@ func configPath(t *testing.T, m *manifests) string {
 }
 
 // containerEnv is the container's environment as the kubelet makes it:
-// the pod's IP from the downward API, $(NAME) expanded from the variables
-// before. Any other source fails the test: nothing else is expected.
-func containerEnv(t *testing.T, c *corev1.Container) map[string]string {
+// the pod's IP (ip) from the downward API, $(NAME) expanded from the
+// variables before. Any other source fails the test: nothing else is
+// expected.
+func containerEnv(t *testing.T, c *corev1.Container, ip string) map[string]string {
 	t.Helper()
 	env := map[string]string{}
 	if len(c.EnvFrom) != 0 {
@@ -70,7 +71,7 @@ func containerEnv(t *testing.T, c *corev1.Container) map[string]string {
 			}
 			env[e.Name] = v
 		case e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "status.podIP":
-			env[e.Name] = podIP
+			env[e.Name] = ip
 		default:
 			t.Fatalf("env %s from %+v", e.Name, e.ValueFrom)
 		}
@@ -78,12 +79,11 @@ func containerEnv(t *testing.T, c *corev1.Container) map[string]string {
 	return env
 }
 
-// loadConfig loads the ConfigMap's TOML with the container's environment
-// through internal/config's strict loader, as hostmcp serve does. Each root
-// is checked to be a mount of the container's, read-only as the root is,
-// and is then made under a temporary directory, since the loader wants
-// roots that exist.
-func loadConfig(t *testing.T, m *manifests) *config.Config {
+// renderConfig writes the ConfigMap's TOML to a temporary file, with each
+// quoted string of swap replaced, and returns its path. Each root is checked
+// to be a mount of the container's, read-only as the root is, and is made
+// under the temporary directory (the loader wants roots that exist).
+func renderConfig(t *testing.T, m *manifests, swap map[string]string) string {
 	t.Helper()
 	_, key := configMount(t, m)
 	doc := m.ConfigMap.Data[key]
@@ -122,14 +122,28 @@ func loadConfig(t *testing.T, m *manifests) *config.Config {
 		}
 		doc = strings.ReplaceAll(doc, strconv.Quote(r.Path), strconv.Quote(filepath.Join(tmp, r.Path)))
 	}
+	for from, to := range swap {
+		if !strings.Contains(doc, strconv.Quote(from)) {
+			t.Fatalf("the ConfigMap's %s has no %q", key, from)
+		}
+		doc = strings.ReplaceAll(doc, strconv.Quote(from), strconv.Quote(to))
+	}
 	file := filepath.Join(tmp, key)
 	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := containerEnv(t, c)
+	return file
+}
+
+// loadConfig loads the ConfigMap's TOML with the container's environment
+// through internal/config's strict loader, as hostmcp serve does.
+func loadConfig(t *testing.T, m *manifests) *config.Config {
+	t.Helper()
+	file := renderConfig(t, m, nil)
+	env := containerEnv(t, container(t, m.DaemonSet), podIP)
 	cfg, err := config.Load(config.Flags{ConfigPath: file}, func(k string) string { return env[k] }, "/")
 	if err != nil {
-		t.Fatalf("the ConfigMap's %s does not load: %v", key, err)
+		t.Fatalf("the ConfigMap does not load: %v", err)
 	}
 	return cfg
 }
