@@ -50,19 +50,34 @@ func TestPodServes(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building hostmcp: %v\n%s", err, out)
 	}
+	// The Secret as the kubelet mounts it: a link to a file of the
+	// volume's mode in a hidden directory. The state an emptyDir: 0777.
 	const token = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-	tokenFile := filepath.Join(dir, "token")
-	if err := os.WriteFile(tokenFile, []byte(token+"\n"), 0o600); err != nil {
+	secret := filepath.Join(dir, "secret")
+	if err := os.MkdirAll(filepath.Join(secret, "..data"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(tokenFile, os.FileMode(*volume(t, m.DaemonSet, "token").Secret.DefaultMode)); err != nil {
+	if err := os.WriteFile(filepath.Join(secret, "..data", "token"), []byte(token+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(secret, "..data", "token"), os.FileMode(*volume(t, m.DaemonSet, "token").Secret.DefaultMode)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("..data/token", filepath.Join(secret, "token")); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, "state")
+	if err := os.Mkdir(state, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(state, 0o777); err != nil {
 		t.Fatal(err)
 	}
 	file := renderConfig(t, m, map[string]string{
 		cfg.Host.Proc:      "/proc",
 		cfg.Host.Sys:       "/sys",
-		cfg.StateDir:       filepath.Join(dir, "state"),
-		cfg.HTTP.TokenFile: tokenFile,
+		cfg.StateDir:       state,
+		cfg.HTTP.TokenFile: filepath.Join(secret, "token"),
 	})
 	env := containerEnv(t, c, "127.0.0.1")
 	if host, _, err := net.SplitHostPort(env[config.EnvHTTPAddr]); err != nil || host != "127.0.0.1" {
