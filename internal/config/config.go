@@ -33,6 +33,7 @@ type Config struct {
 	Log         LogConf             `toml:"log"`
 	Views       ViewsConf           `toml:"views"`
 	Confirm     ConfirmConf         `toml:"confirm"`
+	Host        HostConf            `toml:"host"`
 }
 
 // Root is a directory file tools may work in. After Load its Path is
@@ -157,6 +158,7 @@ func Default(cwd string, uid int, env func(string) string) *Config {
 		Load:     DefaultLoad(),
 		Views:    ViewsConf{MCPApps: ViewsAuto},
 		Confirm:  DefaultConfirm(),
+		Host:     HostConf{Proc: "/proc", Sys: "/sys"},
 	}
 }
 
