@@ -245,3 +245,18 @@ func age(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d d", s/86400)
 }
+
+// BaselineResult is what a call that saved or compared a baseline adds to
+// its answer.
+type BaselineResult struct {
+	Saved    *SavedBaseline `json:"saved,omitempty"`
+	Compared *Comparison    `json:"compared,omitempty"`
+}
+
+// SavedBaseline says a reading was kept, and what the cap dropped for it.
+type SavedBaseline struct {
+	Name    string    `json:"name"`
+	SavedAt time.Time `json:"saved_at"`
+	Kept    int       `json:"kept" jsonschema:"baselines kept now; past the cap the oldest is dropped"`
+	Dropped []string  `json:"dropped,omitempty" jsonschema:"the oldest baselines dropped to keep within the cap"`
+}
