@@ -58,7 +58,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		proc.New(&proc.Deps{Config: d.Config.Process}).Toolset(),
 		repl.New(&repl.Deps{Config: d.Config, Roots: roots}).Toolset(),
 		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
-		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec, Privileges: pre}).Toolset(),
+		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec, Privileges: pre, Baselines: d.Store}).Toolset(),
 		profile.New(&profile.Deps{Host: d.Host, Exec: d.Exec, Store: d.Store}).Toolset(),
 		trace.New().Toolset(),
 		bpftrace.New(&bpftrace.Deps{Exec: d.Exec, Config: d.Config.Bpftrace}).Toolset(),

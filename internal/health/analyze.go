@@ -15,9 +15,16 @@ import (
 // explains a symptom, the suspicions name the cgroup, its processes and
 // the numbers.
 func AnalyzeUSE(s hostinfo.PerfSnapshot) UseCheck {
+	u, _ := analyze(s)
+	return u
+}
+
+// analyze is AnalyzeUSE with every check it made, healthy ones included,
+// which a comparison with a baseline matches one by one.
+func analyze(s hostinfo.PerfSnapshot) (UseCheck, []finding) {
 	j := &judge{s: s}
 	r := UseResources{CPU: j.cpu(), Memory: j.memory(), Disk: j.disk(), Network: j.network(), Filesystem: j.filesystem()}
-	return UseCheck{IntervalMS: s.IntervalMS, Summary: summarize(j.all), Resources: r}
+	return UseCheck{IntervalMS: s.IntervalMS, Summary: summarize(j.all), Resources: r}, j.all
 }
 
 // judge collects the checks of one snapshot.
@@ -89,9 +96,9 @@ func (j *judge) disk() UseMetrics {
 	var util, sat []finding
 	for _, d := range j.s.IO.Devices {
 		util = append(util, check("disk", "utilization", ThreshDiskUtil, ThreshDiskUtil.Metric, d.Utilization,
-			fmt.Sprintf("%s %.0f%% busy (%.0f r/s, %.0f w/s, await %.1f ms)", d.Name, d.Utilization, d.ReadsPerSec, d.WritesPerSec, d.AvgWaitMS)))
+			fmt.Sprintf("%s %.0f%% busy (%.0f r/s, %.0f w/s, await %.1f ms)", d.Name, d.Utilization, d.ReadsPerSec, d.WritesPerSec, d.AvgWaitMS)).on(d.Name))
 		sat = append(sat, check("disk", "saturation", ThreshDiskQueue, ThreshDiskQueue.Metric, d.AvgQueueSize,
-			fmt.Sprintf("%s average queue %.1f requests", d.Name, d.AvgQueueSize)))
+			fmt.Sprintf("%s average queue %.1f requests", d.Name, d.AvgQueueSize)).on(d.Name))
 	}
 	if len(util) == 0 {
 		util = []finding{fine("no disk has done I/O since boot")}
@@ -122,7 +129,7 @@ func (j *judge) network() UseMetrics {
 		nerrs += n.RxErrors + n.TxErrors
 		if n.SpeedMbps > 0 {
 			util = append(util, check("network", "utilization", ThreshNetUtil, ThreshNetUtil.Metric, n.UtilizationPercent,
-				fmt.Sprintf("%s at %.0f%% of %.0f Mb/s", n.Name, n.UtilizationPercent, n.SpeedMbps)))
+				fmt.Sprintf("%s at %.0f%% of %.0f Mb/s", n.Name, n.UtilizationPercent, n.SpeedMbps)).on(n.Name))
 		}
 	}
 	if len(util) == 0 {
@@ -155,15 +162,15 @@ func (j *judge) filesystem() UseMetrics {
 		if d := f.DeletedOpen; d != nil && d.Files > 0 {
 			detail += fmt.Sprintf("; %s held by %d deleted files still open, the largest %s", num.IEC(d.Bytes), d.Files, d.Holders[0])
 		}
-		util = append(util, check("filesystem", "utilization", ThreshFSUsed, ThreshFSUsed.Metric, f.UsedPercent, detail))
+		util = append(util, check("filesystem", "utilization", ThreshFSUsed, ThreshFSUsed.Metric, f.UsedPercent, detail).on(f.Mount))
 		util = append(util, check("filesystem", "utilization", ThreshFSInodes, ThreshFSInodes.Metric, f.InodesUsedPercent,
-			fmt.Sprintf("%s %.0f%% of inodes used", f.Mount, f.InodesUsedPercent)))
+			fmt.Sprintf("%s %.0f%% of inodes used", f.Mount, f.InodesUsedPercent)).on(f.Mount))
 		if f.Errors != nil {
 			detail = fmt.Sprintf("%s (%s): %d errors recorded since the last fsck", f.Mount, f.Device, *f.Errors)
 			if f.LastErrorTime != "" {
 				detail += ", the last at " + f.LastErrorTime
 			}
-			errs = append(errs, check("filesystem", "errors", ThreshFSErrors, ThreshFSErrors.Metric, float64(*f.Errors), detail))
+			errs = append(errs, check("filesystem", "errors", ThreshFSErrors, ThreshFSErrors.Metric, float64(*f.Errors), detail).on(f.Mount))
 		}
 	}
 	if len(util) == 0 {
@@ -201,7 +208,7 @@ func (j *judge) psiChecks(res string, withFull bool) []finding {
 // shows its worst finding, value, status and detail together.
 func metrics(util, sat, errs []finding, noErrors string) UseMetrics {
 	show := func(f finding) UseValue {
-		return UseValue{Metric: f.Metric, Value: f.Value, Status: f.Severity, Detail: f.Detail}
+		return UseValue{Metric: f.Metric, Subject: f.Subject, Value: f.Value, Status: f.Severity, Detail: f.Detail}
 	}
 	m := UseMetrics{Utilization: show(worst(util...)), Saturation: show(worst(sat...))}
 	if len(errs) == 0 {
@@ -209,6 +216,6 @@ func metrics(util, sat, errs []finding, noErrors string) UseMetrics {
 		return m
 	}
 	f := worst(errs...)
-	m.Errors = UseCount{Metric: f.Metric, Count: f.Value, Status: f.Severity, Detail: f.Detail}
+	m.Errors = UseCount{Metric: f.Metric, Subject: f.Subject, Count: f.Value, Status: f.Severity, Detail: f.Detail}
 	return m
 }

@@ -22,7 +22,7 @@ func (j *judge) throttles() []finding {
 	for _, t := range j.s.Cgroups.CPUThrottled {
 		f := check("cpu", "saturation", ThreshThrottled, ThreshThrottled.Metric, t.ThrottledPercent,
 			fmt.Sprintf("cgroup %s held off the CPU by its quota of %.2f CPUs in %d of %d periods: throttled %.0f ms in the %.1f s interval%s",
-				t.Cgroup, t.QuotaCPUs, t.ThrottledPeriods, t.Periods, t.ThrottledMS, j.seconds(), processes(t.Processes, false)))
+				t.Cgroup, t.QuotaCPUs, t.ThrottledPeriods, t.Periods, t.ThrottledMS, j.seconds(), processes(t.Processes, false))).on(t.Cgroup)
 		f.Cause = &Cause{Kind: CauseCPUQuota, Cgroup: t.Cgroup, Throttle: &t}
 		out = append(out, f)
 	}
@@ -40,7 +40,7 @@ func (j *judge) memoryLimits() []finding {
 	for _, m := range j.s.Cgroups.MemoryLimited {
 		f := check("memory", "saturation", ThreshMemLimit, ThreshMemLimit.Metric, m.WorkingSetPercent,
 			fmt.Sprintf("cgroup %s at %.0f%% of its %s memory limit (working set %s; %s with page cache)%s",
-				m.Cgroup, m.WorkingSetPercent, num.IEC(m.LimitBytes), num.IEC(m.WorkingSetBytes), num.IEC(m.UsageBytes), processes(m.Processes, true)))
+				m.Cgroup, m.WorkingSetPercent, num.IEC(m.LimitBytes), num.IEC(m.WorkingSetBytes), num.IEC(m.UsageBytes), processes(m.Processes, true))).on(m.Cgroup)
 		f.Cause = &Cause{Kind: CauseMemoryLimit, Cgroup: m.Cgroup, Memory: &m}
 		out = append(out, f)
 	}
@@ -118,7 +118,7 @@ func (j *judge) ioLimits() []finding {
 		verb, rate, limit := limitFigures(lim)
 		f := check("disk", "saturation", ThreshIOLimit, ThreshIOLimit.Metric, l.LimitUsedPercent,
 			fmt.Sprintf("cgroup %s %s %s on %s, %.0f%% of its limit of %s (%s): the limit paces its I/O, not the disk (%s %.0f%% busy)%s",
-				l.Cgroup, verb, rate, l.Device, l.LimitUsedPercent, limit, lim.Setting(), l.Device, busy[l.Device], processes(l.Processes, false)))
+				l.Cgroup, verb, rate, l.Device, l.LimitUsedPercent, limit, lim.Setting(), l.Device, busy[l.Device], processes(l.Processes, false))).on(l.Cgroup + " on " + l.Device)
 		f.Cause = &Cause{Kind: CauseIOLimit, Cgroup: l.Cgroup, IO: &l}
 		out = append(out, f)
 	}

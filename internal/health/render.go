@@ -26,6 +26,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	p := &printer{w: w}
 	r.header(p)
 	r.verdict(p)
+	r.baseline(p)
 	r.resources(p)
 	r.limited(p)
 	if r.Services != nil {
@@ -75,6 +76,9 @@ func (r *Report) Summary() string {
 			}
 			fmt.Fprintf(&b, " Suspect %s %s (%s %g, threshold %g).", x.Resource, x.Dimension, x.Metric, x.Value, x.Threshold)
 		}
+	}
+	if r.Baseline != nil {
+		b.WriteString(r.Baseline.sentence())
 	}
 	if r.Services != nil && r.Services.Total > 0 {
 		fmt.Fprintf(&b, " %d failed service(s).", r.Services.Total)

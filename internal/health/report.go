@@ -24,6 +24,10 @@ type Report struct {
 	Services *Services
 	// Logs are the last hour's errors, when sys_logs is served and answered.
 	Logs *LogErrors
+	// Baseline is what changed since the baseline compared with, when one
+	// was; NoBaseline says why none was.
+	Baseline   *Comparison
+	NoBaseline string
 	// Steps are the tools called and what each gave, in order.
 	Steps []Step
 	// Problems are the tools the report cannot do without (perf_info,
@@ -65,11 +69,27 @@ const newestLogErrors = 5
 // errorWords finds errors in log files, whose lines have no priority.
 const errorWords = `\b(error|errors|fail|failed|failure|fatal|panic|critical|segfault|oom|out of memory|i/o error)\b`
 
+// CollectOptions are Collect's choices; nil means none.
+type CollectOptions struct {
+	// CompareTo is the baseline perf_snapshot compares the host with;
+	// empty compares with none, and NoBaseline says why.
+	CompareTo  string
+	NoBaseline string
+}
+
 // Collect calls the tools the report is built from, through c, which runs
 // them as a client's calls are run. A tool that fails is a step that says
 // so, and the report goes on: a partial report still helps.
 func Collect(ctx context.Context, c tool.Caller, title string) *Report {
-	r := &Report{Title: title}
+	return CollectWith(ctx, c, title, nil)
+}
+
+// CollectWith is Collect with options.
+func CollectWith(ctx context.Context, c tool.Caller, title string, o *CollectOptions) *Report {
+	if o == nil {
+		o = &CollectOptions{}
+	}
+	r := &Report{Title: title, NoBaseline: o.NoBaseline}
 	// serves reports whether c serves a tool, or def when it cannot tell:
 	// sys_logs is off by default (logs hold secrets) and only asked for
 	// where the operator served it.
@@ -90,7 +110,7 @@ func Collect(ctx context.Context, c tool.Caller, title string) *Report {
 	}
 
 	snapStep := fmt.Sprintf("perf_snapshot: the host over %.1f s", float64(reportInterval)/1000)
-	if snap, msg := call[hostinfo.PerfSnapshot](ctx, c, "perf_snapshot", map[string]any{"interval_ms": reportInterval}, r); snap != nil {
+	if snap, msg := r.snapshot(ctx, c, o.CompareTo); snap != nil {
 		r.Snapshot = snap
 		use := AnalyzeUSE(*snap)
 		r.Use = &use
@@ -109,6 +129,32 @@ func Collect(ctx context.Context, c tool.Caller, title string) *Report {
 		r.logs(ctx, c)
 	}
 	return r
+}
+
+// snapshot calls perf_snapshot, comparing with the baseline named
+// compareTo when there is one; if the comparison fails, the snapshot is
+// taken without it and the report says why.
+func (r *Report) snapshot(ctx context.Context, c tool.Caller, compareTo string) (*hostinfo.PerfSnapshot, string) {
+	type snapshotOut struct {
+		hostinfo.PerfSnapshot
+		Baseline *BaselineResult `json:"baseline"`
+	}
+	args := map[string]any{"interval_ms": reportInterval}
+	if compareTo != "" {
+		args["compare_to"] = compareTo
+		out, msg := call[snapshotOut](ctx, c, "perf_snapshot", args, r)
+		if out != nil && out.Baseline != nil && out.Baseline.Compared != nil {
+			r.Baseline = out.Baseline.Compared
+			return &out.PerfSnapshot, ""
+		}
+		r.NoBaseline = fmt.Sprintf("comparing with baseline %q failed: %s", compareTo, msg)
+		delete(args, "compare_to")
+	}
+	out, msg := call[snapshotOut](ctx, c, "perf_snapshot", args, r)
+	if out == nil {
+		return nil, msg
+	}
+	return &out.PerfSnapshot, ""
 }
 
 func (r *Report) step(description, result string, ok bool) {

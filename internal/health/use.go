@@ -42,10 +42,13 @@ type UseSummary struct {
 
 // Suspicion is one metric over its threshold, with the evidence.
 type Suspicion struct {
-	Resource  string  `json:"resource"`  // cpu, memory, disk, network, filesystem, or cgroup for perf_cgroup_summary
-	Dimension string  `json:"dimension"` // utilization, saturation or errors
-	Metric    string  `json:"metric"`
-	Value     float64 `json:"value"`
+	Resource  string `json:"resource"`  // cpu, memory, disk, network, filesystem, or cgroup for perf_cgroup_summary
+	Dimension string `json:"dimension"` // utilization, saturation or errors
+	Metric    string `json:"metric"`
+	// Subject tells apart the checks of one metric: a disk, an interface,
+	// a mount, a cgroup.
+	Subject string  `json:"subject,omitempty"`
+	Value   float64 `json:"value"`
 	// Threshold is the one crossed (the critical one when critical), and
 	// Comparison says which side is bad: ">" or "<".
 	Threshold  float64 `json:"threshold"`
@@ -101,19 +104,21 @@ type UseMetrics struct {
 // nearest its threshold when all are healthy), with that check's metric,
 // value, status and detail, so the value shown is the value judged.
 type UseValue struct {
-	Metric string  `json:"metric,omitempty"`
-	Value  float64 `json:"value"`
-	Status string  `json:"status" jsonschema:"healthy, warning or critical"`
-	Detail string  `json:"detail"`
+	Metric  string  `json:"metric,omitempty"`
+	Subject string  `json:"subject,omitempty"`
+	Value   float64 `json:"value"`
+	Status  string  `json:"status" jsonschema:"healthy, warning or critical"`
+	Detail  string  `json:"detail"`
 }
 
 // UseCount is the errors dimension, chosen as UseValue is: Count is the
 // judged check's value (a count, or a rate per second for rates).
 type UseCount struct {
-	Metric string  `json:"metric,omitempty"`
-	Count  float64 `json:"count"`
-	Status string  `json:"status" jsonschema:"healthy, warning or critical"`
-	Detail string  `json:"detail"`
+	Metric  string  `json:"metric,omitempty"`
+	Subject string  `json:"subject,omitempty"`
+	Count   float64 `json:"count"`
+	Status  string  `json:"status" jsonschema:"healthy, warning or critical"`
+	Detail  string  `json:"detail"`
 }
 
 // Judge says how bad v is against t.
@@ -152,6 +157,9 @@ func check(resource, dim string, t Threshold, metric string, v float64, detail s
 	return finding{Suspicion: Suspicion{Resource: resource, Dimension: dim, Metric: metric, Value: num.Round2(v),
 		Threshold: crossed, Comparison: cmpOp, Severity: sev, Detail: detail}, ok: sev == StatusHealthy}
 }
+
+// on names the disk, interface, mount or cgroup a finding judged.
+func (f finding) on(subject string) finding { f.Subject = subject; return f }
 
 // fine is a check that has nothing to judge, saying why.
 func fine(detail string) finding {

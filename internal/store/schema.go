@@ -64,6 +64,17 @@ var migrations = []string{
 	// Version 3: what came of a person's confirmation of each call
 	// ([confirm], issue 23); older records have none.
 	`ALTER TABLE calls ADD COLUMN confirmation TEXT NOT NULL DEFAULT '';`,
+	// Version 4: named baselines of the host's health (issue 18 point 8),
+	// kept until MaxBaselines newer ones push them out.
+	`CREATE TABLE baselines (
+		name      TEXT PRIMARY KEY,
+		saved     INTEGER NOT NULL,
+		tool      TEXT NOT NULL,
+		hostname  TEXT NOT NULL,
+		boot_id   TEXT NOT NULL,
+		data_json TEXT NOT NULL
+	);
+	CREATE INDEX baselines_saved ON baselines(saved);`,
 }
 
 // migrate brings the schema to the newest version inside one transaction,

@@ -8,6 +8,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/privilege"
+	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -21,6 +22,9 @@ type Deps struct {
 	// Privileges judges the privileged tools for perf_info's report; nil
 	// reports none.
 	Privileges *privilege.Preflight
+	// Baselines keeps the named baselines of perf_snapshot and
+	// perf_use_check; nil refuses save_as and compare_to.
+	Baselines *store.Store
 }
 
 // Set is the perf toolset.

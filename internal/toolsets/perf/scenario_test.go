@@ -109,38 +109,7 @@ func TestScenarioDiskSaturation(t *testing.T) {
 // end. It returns a function that moves a pid into it.
 func cgroupDir(t *testing.T, controller string, files map[string]string) (string, func(pid int)) {
 	t.Helper()
-	testutil.RequireRoot(t)
-	parent := "/sys/fs/cgroup/" + controller
-	if _, err := os.Stat(parent); err != nil {
-		parent = "/sys/fs/cgroup"
-		if err := os.WriteFile(parent+"/cgroup.subtree_control", []byte("+"+controller), 0); err != nil {
-			testutil.Missing(t, "cannot enable the %s controller: %v", controller, err)
-		}
-	}
-	dir, err := os.MkdirTemp(parent, "hostmcp-test-")
-	if err != nil {
-		testutil.Missing(t, "cannot create a cgroup under %s: %v", parent, err)
-	}
-	t.Cleanup(func() {
-		// Processes are killed by their own cleanups, registered later and so run first.
-		for range 50 {
-			if os.Remove(dir) == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Errorf("cgroup %s could not be removed", dir)
-	})
-	for name, v := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(v), 0); err != nil {
-			t.Fatalf("setting %s: %v", name, err)
-		}
-	}
-	return dir, func(pid int) {
-		if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
-			t.Fatalf("moving %d into %s: %v", pid, dir, err)
-		}
-	}
+	return testutil.CgroupDir(t, controller, files)
 }
 
 func cgroupSummary(t *testing.T, pid int) health.CgroupCheck {

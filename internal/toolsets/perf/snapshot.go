@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -12,8 +13,16 @@ import (
 type snapshotIn struct {
 	IntervalMS       int   `json:"interval_ms,omitempty" default:"1000"`
 	IncludePerCPU    bool  `json:"include_per_cpu,omitempty"`
-	IncludePerDevice *bool `json:"include_per_device,omitempty" jsonschema:"a row per disk" default:"true"`
-	IncludePSI       *bool `json:"include_psi,omitempty" jsonschema:"pressure stall information" default:"true"`
+	IncludePerDevice *bool `json:"include_per_device,omitempty" default:"true"`
+	IncludePSI       *bool `json:"include_psi,omitempty" default:"true"`
+	baselineArgs
+}
+
+// snapshotOut is perf_snapshot's data: the snapshot and, when asked, the
+// baseline saved or compared with.
+type snapshotOut struct {
+	hostinfo.PerfSnapshot
+	Baseline *health.BaselineResult `json:"baseline,omitempty"`
 }
 
 func (s *Set) snapshotTool() *tool.Def {
@@ -21,15 +30,25 @@ func (s *Set) snapshotTool() *tool.Def {
 		Name:        "perf_snapshot",
 		Kind:        tool.ReadOnly,
 		Title:       "Performance snapshot",
-		Description: "Raw rates: CPU, memory, disks, network, TCP, PSI, load, df; no verdict (perf_use_check judges).",
+		Description: "Raw rates: CPU, memory, disks, network, TCP, PSI, load, df; perf_use_check judges.",
 		Timeout:     15 * time.Second,
 	}, s.handleSnapshot).WithRange("interval_ms", minIntervalMS, maxIntervalMS)
 }
 
-func (s *Set) handleSnapshot(ctx context.Context, call *tool.Call, in snapshotIn) (hostinfo.PerfSnapshot, error) {
+func (s *Set) handleSnapshot(ctx context.Context, call *tool.Call, in snapshotIn) (snapshotOut, error) {
+	job, err := s.startBaseline(ctx, in.baselineArgs)
+	if err != nil {
+		return snapshotOut{}, err
+	}
 	snap, err := s.snapshot(ctx, call, interval(in.IntervalMS), in.IncludePerCPU)
 	if err != nil {
-		return hostinfo.PerfSnapshot{}, err
+		return snapshotOut{}, err
+	}
+	// The baseline keeps and compares the whole snapshot, whatever this
+	// answer leaves out.
+	base, err := s.finish(ctx, call, job, snap)
+	if err != nil {
+		return snapshotOut{}, err
 	}
 	if in.IncludePerDevice != nil && !*in.IncludePerDevice {
 		snap.IO.Devices = []hostinfo.IODevice{}
@@ -39,5 +58,5 @@ func (s *Set) handleSnapshot(ctx context.Context, call *tool.Call, in snapshotIn
 	} else if snap.Pressure == nil {
 		call.Warn("no pressure stall information: the kernel lacks PSI (before 4.20, or booted with psi=0)")
 	}
-	return snap, nil
+	return snapshotOut{PerfSnapshot: snap, Baseline: base}, nil
 }

@@ -11,6 +11,14 @@ import (
 // useIn is the input of perf_use_check (spec 000 section 9.3).
 type useIn struct {
 	IntervalMS int `json:"interval_ms,omitempty" default:"1000"`
+	baselineArgs
+}
+
+// useOut is perf_use_check's data: the verdict and, when asked, the
+// baseline saved or compared with.
+type useOut struct {
+	health.UseCheck
+	Baseline *health.BaselineResult `json:"baseline,omitempty"`
 }
 
 func (s *Set) useCheck() *tool.Def {
@@ -18,15 +26,23 @@ func (s *Set) useCheck() *tool.Def {
 		Name:        "perf_use_check",
 		Kind:        tool.ReadOnly,
 		Title:       "USE method check",
-		Description: "USE method verdict: utilisation, saturation and errors of CPU, memory, disks, network and file systems.",
+		Description: "USE method verdict: CPU, memory, disks, network, file systems.",
 		Timeout:     15 * time.Second,
 	}, s.handleUseCheck).WithRange("interval_ms", minIntervalMS, maxIntervalMS)
 }
 
-func (s *Set) handleUseCheck(ctx context.Context, call *tool.Call, in useIn) (health.UseCheck, error) {
+func (s *Set) handleUseCheck(ctx context.Context, call *tool.Call, in useIn) (useOut, error) {
+	job, err := s.startBaseline(ctx, in.baselineArgs)
+	if err != nil {
+		return useOut{}, err
+	}
 	snap, err := s.snapshot(ctx, call, interval(in.IntervalMS), false)
 	if err != nil {
-		return health.UseCheck{}, err
+		return useOut{}, err
 	}
-	return health.AnalyzeUSE(snap), nil
+	base, err := s.finish(ctx, call, job, snap)
+	if err != nil {
+		return useOut{}, err
+	}
+	return useOut{UseCheck: health.AnalyzeUSE(snap), Baseline: base}, nil
 }
