@@ -211,7 +211,7 @@ func (s *Set) run(ctx context.Context, j *jobs.Job, program string) error {
 }
 
 type resultIn struct {
-	ExecutionID string `json:"execution_id"`
+	ExecutionID string `json:"execution_id" jsonschema:"from bpftrace_exec_program"`
 	Offset      int    `json:"offset,omitempty" jsonschema:"first record"`
 	Limit       int    `json:"limit,omitempty" default:"200"`
 }
@@ -266,7 +266,7 @@ func (s *Set) handleResult(_ context.Context, _ *tool.Call, in resultIn) (result
 }
 
 type stopIn struct {
-	ExecutionID string `json:"execution_id"`
+	ExecutionID string `json:"execution_id" jsonschema:"from bpftrace_exec_program"`
 }
 
 func (s *Set) stop() *tool.Def {

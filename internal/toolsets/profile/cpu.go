@@ -19,7 +19,7 @@ import (
 type cpuIn struct {
 	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
 	SampleRateHz    int    `json:"sample_rate_hz,omitempty" jsonschema:"per CPU" default:"99"`
-	PID             int    `json:"pid,omitempty"`
+	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
 	IncludeKernel   *bool  `json:"include_kernel,omitempty" jsonschema:"keep kernel frames" default:"true"`
 	OutputFormat    string `json:"output_format,omitempty" jsonschema:"collapsed adds the folded stacks" default:"summary"`
 }

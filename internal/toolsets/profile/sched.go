@@ -16,7 +16,7 @@ import (
 
 type schedIn struct {
 	DurationSeconds int `json:"duration_seconds,omitempty" default:"5"`
-	PID             int `json:"pid,omitempty"`
+	PID             int `json:"pid,omitempty" jsonschema:"only this pid"`
 	TopN            int `json:"top_n,omitempty" default:"20"`
 }
 

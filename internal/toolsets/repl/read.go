@@ -9,7 +9,7 @@ import (
 
 // readIn is the input of proc_read.
 type readIn struct {
-	ProcID       string `json:"proc_id"`
+	ProcID       string `json:"proc_id" jsonschema:"from proc_start"`
 	TimeoutMs    *int   `json:"timeout_ms,omitempty" jsonschema:"longest wait for output" default:"1000"`
 	Offset       *int64 `json:"offset,omitempty" jsonschema:"an earlier next_offset; default: after the last read"`
 	Tail         int    `json:"tail,omitempty" jsonschema:"only the last this many bytes"`

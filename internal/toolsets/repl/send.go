@@ -11,7 +11,7 @@ import (
 
 // sendIn is the input of proc_send.
 type sendIn struct {
-	ProcID  string   `json:"proc_id"`
+	ProcID  string   `json:"proc_id" jsonschema:"from proc_start"`
 	Input   string   `json:"input,omitempty" jsonschema:"text, typed as is"`
 	Newline *bool    `json:"newline,omitempty" jsonschema:"press Enter after input" default:"true"`
 	Keys    []string `json:"keys,omitempty" jsonschema:"after input: ctrl-a..ctrl-z, enter, tab, esc, backspace, delete, up, down, left, right, home, end, pageup, pagedown"`

@@ -11,7 +11,7 @@ import (
 
 // stopIn is the input of proc_stop.
 type stopIn struct {
-	ProcID  string `json:"proc_id"`
+	ProcID  string `json:"proc_id" jsonschema:"from proc_start"`
 	Signal  string `json:"signal,omitempty" default:"TERM"`
 	GraceMs *int   `json:"grace_ms,omitempty" jsonschema:"before SIGKILL" default:"2000"`
 	DryRun  bool   `json:"dry_run,omitempty"`

@@ -18,7 +18,7 @@ import (
 // dnsIn is perf_dns_latency's input (spec 000 section 9.15).
 type dnsIn struct {
 	DurationSeconds int `json:"duration_seconds,omitempty" default:"10"`
-	PID             int `json:"pid,omitempty"`
+	PID             int `json:"pid,omitempty" jsonschema:"only this pid"`
 }
 
 type dnsRow struct {

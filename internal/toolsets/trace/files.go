@@ -14,7 +14,7 @@ import (
 // fileIn is perf_file_trace's input (spec 000 section 9.14).
 type fileIn struct {
 	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
-	PID             int    `json:"pid,omitempty"`
+	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
 	MinLatencyMS    *int   `json:"min_latency_ms,omitempty" jsonschema:"slow_ops threshold" default:"10"`
 	Mode            string `json:"mode,omitempty" default:"all"`
 	IncludeAllFiles bool   `json:"include_all_files,omitempty" jsonschema:"also sockets, pipes and devices"`

@@ -13,7 +13,7 @@ import (
 // tcpIn is perf_tcp_trace's input (spec 000 section 9.11).
 type tcpIn struct {
 	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
-	PID             int    `json:"pid,omitempty"`
+	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
 	LocalPort       int    `json:"local_port,omitempty" jsonschema:"only this local port"`
 	RemotePort      int    `json:"remote_port,omitempty" jsonschema:"only this remote port"`
 	Mode            string `json:"mode,omitempty" default:"lifecycle"`

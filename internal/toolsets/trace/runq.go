@@ -18,7 +18,7 @@ import (
 
 type runqIn struct {
 	DurationSeconds int  `json:"duration_seconds,omitempty" default:"5"`
-	PID             int  `json:"pid,omitempty"`
+	PID             int  `json:"pid,omitempty" jsonschema:"only this pid"`
 	PerProcess      bool `json:"per_process,omitempty"`
 	TopN            int  `json:"top_n,omitempty" default:"10"`
 }

@@ -14,7 +14,7 @@ import (
 // syscountIn is perf_syscall_count's input (spec 000 section 9.12).
 type syscountIn struct {
 	DurationSeconds int    `json:"duration_seconds,omitempty" default:"10"`
-	PID             int    `json:"pid,omitempty"`
+	PID             int    `json:"pid,omitempty" jsonschema:"only this pid"`
 	Comm            string `json:"comm,omitempty" jsonschema:"exact command name"`
 	TopN            int    `json:"top_n,omitempty" default:"20"`
 	IncludeLatency  bool   `json:"include_latency,omitempty"`

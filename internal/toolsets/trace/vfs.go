@@ -13,7 +13,7 @@ import (
 type vfsIn struct {
 	DurationSeconds int  `json:"duration_seconds,omitempty" default:"5"`
 	MinLatencyMS    *int `json:"min_latency_ms,omitempty" jsonschema:"list calls this slow" default:"10"`
-	PID             int  `json:"pid,omitempty"`
+	PID             int  `json:"pid,omitempty" jsonschema:"only this pid"`
 	IncludeAllFiles bool `json:"include_all_files,omitempty" jsonschema:"also sockets, pipes and devices"`
 }
 
