@@ -48,10 +48,17 @@ func value(s *dto.Metric) float64 {
 	return s.GetGauge().GetValue()
 }
 
-// A sampler that reads once and keeps its first window (Every of an
-// hour), so the test can judge the same window the scrape did.
+// samplerT is the sampler the health collector reads.
+type samplerT = sampler.Sampler
+
+// newFrozen is a sampler that keeps its first window (Every of an hour),
+// so a test judges the same window the scrape did.
+func newFrozen(host *hostinfo.Host) *sampler.Sampler {
+	return sampler.New(host, &sampler.Options{Every: time.Hour})
+}
+
 func frozenSampler(t *testing.T, host *hostinfo.Host) *sampler.Sampler {
-	s := sampler.New(host, &sampler.Options{Every: time.Hour})
+	s := newFrozen(host)
 	t.Cleanup(s.Close)
 	return s
 }
