@@ -73,6 +73,11 @@ func (c healthCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	ch <- gauge(healthUpDesc, 1)
+	collectWindow(ch, w)
+}
+
+// collectWindow exports the judgement of one window.
+func collectWindow(ch chan<- prometheus.Metric, w sampler.Window) {
 	ch <- gauge(windowSecondsDesc, w.End.Sub(w.Start).Seconds())
 	ch <- gauge(windowEndDesc, float64(w.End.UnixNano())/1e9)
 	use := health.AnalyzeUSE(w.Snapshot)

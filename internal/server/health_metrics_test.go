@@ -173,3 +173,40 @@ func TestHealthMetricsDown(t *testing.T) {
 		t.Error("statuses exported without a window")
 	}
 }
+
+// fixedWindow exports one window, as the collector does the sampler's.
+type fixedWindow struct{ w sampler.Window }
+
+func (f fixedWindow) Describe(ch chan<- *prometheus.Desc) { healthCollector{}.Describe(ch) }
+func (f fixedWindow) Collect(ch chan<- prometheus.Metric) { collectWindow(ch, f.w) }
+
+// A cgroup held back by its CPU quota between two readings of a captured
+// cgroup v2 host (internal/hostinfo's limits-v2 fixture: 16 of 20 periods
+// throttled) is exported by its path, and makes CPU saturation critical.
+func TestHealthMetricsThrottledCgroup(t *testing.T) {
+	read := func(side string, at time.Time) hostinfo.Counters {
+		dir := filepath.Join("..", "hostinfo", "testdata", "limits-v2", side)
+		h := hostinfo.New(hostinfo.Roots{Proc: dir + "/proc", Sys: dir + "/sys", RootFS: dir})
+		c, _, err := h.ReadCounters(&hostinfo.CounterOptions{Limits: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.At(at)
+	}
+	t0 := time.Unix(1_000_000, 0)
+	a, b := read("a", t0), read("b", t0.Add(2*time.Second))
+	w := sampler.Window{Start: a.Time, End: b.Time, Snapshot: hostinfo.BuildPerfSnapshot(hostinfo.SnapshotInput{Before: a, After: b})}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(fixedWindow{w})
+	got := series(t, reg)
+	const cg = "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod9e1d.slice/cri-containerd-77c2.scope"
+	if th := got["hostmcp_cgroup_throttled_ratio"]; len(th) != 1 || th[cg] != 0.8 {
+		t.Errorf("throttled cgroups %v, want %s at 0.8", th, cg)
+	}
+	if s := got["hostmcp_health_status"]["saturation,cpu"]; s != 2 {
+		t.Errorf("cpu saturation status %v, want critical for a cgroup throttled in 80%% of periods", s)
+	}
+	if ws := got["hostmcp_health_window_seconds"][""]; ws != 2 {
+		t.Errorf("window %v s, want 2", ws)
+	}
+}
