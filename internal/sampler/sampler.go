@@ -101,7 +101,7 @@ func (s *Sampler) Close() {
 	s.wg.Wait()
 }
 
-// Running reports whether the goroutine is reading, for tests and doctor.
+// Running reports whether the goroutine is reading, for tests.
 func (s *Sampler) Running() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
