@@ -182,7 +182,7 @@ func (s *Sampler) run() {
 			return
 		}
 		if !first {
-			pause = max(s.o.Every, took*dutyDivisor)
+			pause = nextPause(s.o.Every, took)
 		}
 		first = false
 		t := time.NewTimer(pause)
@@ -194,6 +194,12 @@ func (s *Sampler) run() {
 		case <-t.C:
 		}
 	}
+}
+
+// nextPause is the pause after a reading that took took: every, or longer
+// when reading took more than 1/dutyDivisor of that.
+func nextPause(every, took time.Duration) time.Duration {
+	return max(every, took*dutyDivisor)
 }
 
 // read takes one reading into the ring, with file system capacity when

@@ -224,3 +224,17 @@ func TestWindowLive(t *testing.T) {
 		t.Error("the host has PSI but the window has none")
 	}
 }
+
+// A slow reading stretches the pause so reading stays at 2% of the time.
+func TestSlowReadingsStretchThePause(t *testing.T) {
+	for _, tc := range []struct{ every, took, want time.Duration }{
+		{2 * time.Second, 10 * time.Millisecond, 2 * time.Second},
+		{2 * time.Second, 40 * time.Millisecond, 2 * time.Second},
+		{2 * time.Second, 100 * time.Millisecond, 5 * time.Second},
+		{2 * time.Second, 300 * time.Millisecond, 15 * time.Second},
+	} {
+		if got := nextPause(tc.every, tc.took); got != tc.want {
+			t.Errorf("every %v, reading took %v: pause %v, want %v", tc.every, tc.took, got, tc.want)
+		}
+	}
+}
