@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/sampler"
 )
 
 // BenchmarkHealthScrape is what the health metrics add to a scrape once the
@@ -60,7 +61,7 @@ func BenchmarkMetricsHandler(b *testing.B) {
 	}
 }
 
-func frozenSamplerB(b *testing.B) *samplerT {
+func frozenSamplerB(b *testing.B) *sampler.Sampler {
 	s := newFrozen(hostinfo.New(hostinfo.Roots{}))
 	b.Cleanup(s.Close)
 	return s

@@ -48,9 +48,6 @@ func value(s *dto.Metric) float64 {
 	return s.GetGauge().GetValue()
 }
 
-// samplerT is the sampler the health collector reads.
-type samplerT = sampler.Sampler
-
 // newFrozen is a sampler that keeps its first window (Every of an hour),
 // so a test judges the same window the scrape did.
 func newFrozen(host *hostinfo.Host) *sampler.Sampler {
