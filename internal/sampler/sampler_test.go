@@ -128,9 +128,6 @@ func TestWindowSlidesOverKeptReadings(t *testing.T) {
 	if w.Started {
 		t.Error("a window from kept readings says the call waited for it")
 	}
-	if span := w.End.Sub(w.Start); span > time.Second {
-		t.Errorf("window of 3 readings 30 ms apart spans %v", span)
-	}
 }
 
 // Without a caller for IdleStop the goroutine stops and drops its readings;
