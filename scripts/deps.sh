@@ -49,6 +49,7 @@ want groff-base groff                                        # the man page is r
 want man-db man                                              # ... and found by man after the .deb installs it
 want systemd systemd-analyze                                 # the unit is verified by systemd-analyze
 want chromium chromium                                       # renders the MCP App view (test/e2e's view tests)
+want prometheus prometheus                                   # scrapes hostmcp instances in test/e2e's fleet metrics test
 # `scripts/deps.sh generate` (make generate) also installs what rebuilds the
 # committed eBPF objects; building and testing never need it.
 if [ "${1:-}" = generate ]; then

@@ -17,6 +17,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/sampler"
 	"github.com/hostmcp/hostmcp/internal/server"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -37,6 +38,7 @@ type App struct {
 	Exec *execx.Runner
 
 	toolsets []tool.Toolset
+	sampler  *sampler.Sampler
 	children childDirs
 	log      *slog.Logger
 }
@@ -75,7 +77,10 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 		log.Warn(w)
 	}
 	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{}), Calls: &tool.Dispatch{}}
-	a := &App{Config: cfg, Store: st, Exec: ex, toolsets: catalog.Toolsets(deps), children: children, log: log}
+	// One sampler for sys_snapshot and /metrics; it reads nothing until
+	// one of them asks.
+	deps.Sampler = sampler.New(deps.Host, nil)
+	a := &App{Config: cfg, Store: st, Exec: ex, toolsets: catalog.Toolsets(deps), sampler: deps.Sampler, children: children, log: log}
 	a.Server, err = server.New(server.Options{
 		Config:    cfg,
 		Store:     st,
@@ -83,6 +88,7 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 		Logger:    log,
 		Toolsets:  a.toolsets,
 		Admission: load,
+		Sampler:   deps.Sampler,
 	})
 	if err != nil {
 		a.Close()
@@ -129,13 +135,14 @@ func (a *App) RunSweeper(ctx context.Context) {
 	}()
 }
 
-// Close ends what the toolsets keep running (sessions, jobs), then
-// releases the store.
+// Close ends what the toolsets keep running (sessions, jobs) and the
+// sampler, then releases the store.
 func (a *App) Close() error {
 	for _, ts := range a.toolsets {
 		if ts.Close != nil {
 			ts.Close()
 		}
 	}
+	a.sampler.Close()
 	return a.Store.Close()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/privilege"
+	"github.com/hostmcp/hostmcp/internal/sampler"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/toolsets/bpftrace"
@@ -32,6 +33,10 @@ type Deps struct {
 	Store  *store.Store
 	Exec   *execx.Runner
 	Host   *hostinfo.Host
+	// Sampler reads the host's counters in the background for
+	// sys_snapshot (and the server's /metrics); nil makes sys_snapshot
+	// sample its own window on each call.
+	Sampler *sampler.Sampler
 	// Calls reaches the served tools once the server exists, for toolsets
 	// whose tools call others (onboarding); nil leaves those tools unable to.
 	Calls *tool.Dispatch
@@ -57,7 +62,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		edit.New(&edit.Deps{Roots: roots, Journal: fsroot.NewJournal(d.Config.StateDir)}).Toolset(),
 		proc.New(&proc.Deps{Config: d.Config.Process}).Toolset(),
 		repl.New(&repl.Deps{Config: d.Config, Roots: roots}).Toolset(),
-		system.New(&system.Deps{Host: d.Host, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
+		system.New(&system.Deps{Host: d.Host, Sampler: d.Sampler, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
 		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec, Privileges: pre, Baselines: d.Store}).Toolset(),
 		profile.New(&profile.Deps{Host: d.Host, Exec: d.Exec, Store: d.Store}).Toolset(),
 		trace.New().Toolset(),

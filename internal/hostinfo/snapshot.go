@@ -37,6 +37,10 @@ type Snapshot struct {
 type SnapshotOptions struct {
 	// Window is how long CPU use is measured over; default 100 ms.
 	Window time.Duration
+	// CPUPercent, when set, is the CPU figure measured elsewhere over a
+	// window the caller states (the sampler's): Snapshot then reads
+	// /proc/stat not at all and waits for no window of its own.
+	CPUPercent *float64
 	// MountInfoPath is the mount table to list disks from; default
 	// <Proc>/self/mountinfo. /proc/1/mountinfo shows the mounts of PID 1's
 	// namespace instead.
@@ -57,9 +61,10 @@ const (
 )
 
 // Snapshot samples /proc/stat twice, Window apart, and reads load, memory and
-// disk usage in between, so the whole call takes little more than Window. It
-// fails when /proc/stat, /proc/loadavg or /proc/meminfo cannot be read or ctx
-// ends; disk problems are warnings.
+// disk usage in between, so the whole call takes little more than Window;
+// given CPUPercent it only reads load, memory and disks. It fails when
+// /proc/stat, /proc/loadavg or /proc/meminfo cannot be read or ctx ends;
+// disk problems are warnings.
 func (h *Host) Snapshot(ctx context.Context, opts *SnapshotOptions) (Snapshot, error) {
 	o := SnapshotOptions{}
 	if opts != nil {
@@ -76,9 +81,12 @@ func (h *Host) Snapshot(ctx context.Context, opts *SnapshotOptions) (Snapshot, e
 	}
 
 	start := time.Now()
-	before, err := h.readStat()
-	if err != nil {
-		return Snapshot{}, err
+	var before procStat
+	if o.CPUPercent == nil {
+		var err error
+		if before, err = h.readStat(); err != nil {
+			return Snapshot{}, err
+		}
 	}
 	var s Snapshot
 	var w warnings
@@ -95,14 +103,18 @@ func (h *Host) Snapshot(ctx context.Context, opts *SnapshotOptions) (Snapshot, e
 		s.Disks = diskUsage(ctx, realMounts(mounts), o.Statfs, o.StatfsTimeout, &w)
 	}
 
-	if err := sleepCtx(ctx, o.Window-time.Since(start)); err != nil {
-		return Snapshot{}, err
+	if o.CPUPercent != nil {
+		s.CPUPercent = num.Round1(*o.CPUPercent)
+	} else {
+		if err := sleepCtx(ctx, o.Window-time.Since(start)); err != nil {
+			return Snapshot{}, err
+		}
+		after, err := h.readStat()
+		if err != nil {
+			return Snapshot{}, err
+		}
+		s.CPUPercent = num.Round1(cpuPercent(before.CPU, after.CPU))
 	}
-	after, err := h.readStat()
-	if err != nil {
-		return Snapshot{}, err
-	}
-	s.CPUPercent = num.Round1(cpuPercent(before.CPU, after.CPU))
 	s.ShortSummary = summary(&s)
 	s.Warnings = w
 	return s, nil

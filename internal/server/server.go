@@ -15,6 +15,7 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/admit"
 	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/sampler"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -32,6 +33,9 @@ type Options struct {
 	// Admission bounds the load ([load]); nil builds it from Config. The
 	// app passes the one its execx runner counts children against.
 	Admission *admit.Control
+	// Sampler, when set, puts the host's health on /metrics: the USE
+	// check's verdicts over its recent window (health_metrics.go).
+	Sampler *sampler.Sampler
 }
 
 // Server is a built hostmcp server: the enabled tools, the runner every call
@@ -76,6 +80,9 @@ func New(opts Options) (*Server, error) {
 		s.load = NewAdmission(opts.Config)
 	}
 	s.metrics.reg.MustRegister(loadCollector{s.load})
+	if opts.Sampler != nil {
+		s.metrics.reg.MustRegister(healthCollector{opts.Sampler})
+	}
 	for _, ts := range served {
 		for _, d := range ts.Tools {
 			s.tools[d.Spec.Name] = d

@@ -6,12 +6,16 @@ package system
 import (
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/sampler"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // Deps are what the system tools read the host through.
 type Deps struct {
 	Host *hostinfo.Host
+	// Sampler gives sys_snapshot its CPU window from recent readings; nil
+	// makes each call sample 100 ms itself.
+	Sampler *sampler.Sampler
 	// Exec runs journalctl for sys_logs; nil leaves only log files and the
 	// kernel log.
 	Exec *execx.Runner
