@@ -15,7 +15,7 @@ import (
 // before its first call, kept short because it is paid for on every session.
 const instructions = "hostmcp operates and diagnoses this Linux host. Every result is an envelope: " +
 	"check success, read data, act on error.suggestion. Large results come back with a handle; " +
-	"page them with handle_read. A string argument is at most 4096 characters unless its schema " +
+	"page them with handle_read. Paths are absolute or relative to the first root. A string argument is at most 4096 characters unless its schema " +
 	"says otherwise. For a slow machine start with perf_info, then sys_snapshot."
 
 func (s *Server) buildMCP() *mcp.Server {

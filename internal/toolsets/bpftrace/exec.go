@@ -21,7 +21,7 @@ import (
 type execIn struct {
 	Program        string `json:"program" jsonschema:"bpftrace program text"`
 	TimeoutSeconds int    `json:"timeout,omitempty" jsonschema:"seconds; at most the configured 60" default:"10"`
-	DryRun         bool   `json:"dry_run,omitempty" jsonschema:"check the program and say what it would attach to; run nothing"`
+	DryRun         bool   `json:"dry_run,omitempty" jsonschema:"check it; attach and run nothing"`
 }
 
 type execOut struct {
@@ -51,7 +51,7 @@ func (s *Set) execProgram() *tool.Def {
 		Kind:        tool.Mutating,
 		Programs:    true,
 		Title:       "Run a bpftrace program",
-		Description: "Check a bpftrace program (errors with line and column), run it in the background until timeout; cat() and shell or library uprobes need configuring.",
+		Description: "Check a bpftrace program (errors with line and column) and run it in the background until timeout.",
 		Timeout:     30 * time.Second,
 		Facts:       execFacts,
 	}, s.handleExec).WithRange("timeout", 1, 3600).WithMaxLength("program", maxProgram).

@@ -14,7 +14,7 @@ import (
 )
 
 type diffIn struct {
-	DiffText string `json:"diff_text" jsonschema:"diff -u or git diff; paths absolute or relative to the first root"`
+	DiffText string `json:"diff_text" jsonschema:"diff -u or git diff"`
 	DryRun   bool   `json:"dry_run,omitempty"`
 	Backup   bool   `json:"backup,omitempty" jsonschema:"keep old versions as NAME.orig"`
 }

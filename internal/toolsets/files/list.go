@@ -17,7 +17,7 @@ import (
 const walkCap = 100_000
 
 type listIn struct {
-	Path          string `json:"path,omitempty" jsonschema:"directory, absolute or relative to the first root (the default)"`
+	Path          string `json:"path,omitempty" jsonschema:"directory (default: the first root)"`
 	Depth         *int   `json:"depth,omitempty" jsonschema:"levels below path (0: its entries)" default:"2"`
 	IncludeHidden bool   `json:"include_hidden,omitempty"`
 	FileGlob      string `json:"file_glob,omitempty" jsonschema:"only files matching, e.g. *.go"`

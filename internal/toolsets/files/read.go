@@ -19,7 +19,7 @@ import (
 const handleMaxBytes = 16 << 20
 
 type readIn struct {
-	Path        string `json:"path" jsonschema:"file, absolute or relative to the first root"`
+	Path        string `json:"path" jsonschema:"file to read"`
 	OffsetLines int    `json:"offset_lines,omitempty" jsonschema:"0-based; negative counts from the end"`
 	MaxLines    int    `json:"max_lines,omitempty" jsonschema:"fewer if over the output cap" default:"200"`
 }

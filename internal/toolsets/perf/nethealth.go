@@ -25,7 +25,7 @@ func (s *Set) netHealth() *tool.Def {
 		Name:        "perf_net_health",
 		Kind:        tool.ReadOnly,
 		Title:       "Network health",
-		Description: "Interface errors and drops, TCP retransmits, full listen queues and their processes, sockets; with suspicions.",
+		Description: "Interface errors and drops, TCP retransmits, full listen queues and their processes, sockets.",
 		Timeout:     15 * time.Second,
 	}, s.handleNet).WithRange("interval_ms", minIntervalMS, maxIntervalMS).WithRange("pid", 1, 1<<22)
 }

@@ -45,7 +45,7 @@ func (s *Set) list() *tool.Def {
 		Name:        "proc_list",
 		Kind:        tool.ReadOnly,
 		Title:       "List processes",
-		Description: "Processes with CPU %, memory, state and command line (cut to a width); filter by user, name, command or pid.",
+		Description: "Processes with CPU %, memory, state and command line; filter by user, name, command or pid.",
 		Timeout:     5 * time.Second,
 	}, s.handleList).WithEnum("sort", "cpu", "mem", "pid", "start").WithRange("max_results", 1, maxMaxResults).
 		WithRange("command_width", minCommandWidth, maxCommandWidth).WithMaxItems("pids", maxPIDFilter, 0)

@@ -102,7 +102,7 @@ func (s *Set) schedLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Scheduler latency",
-		Description: "Per task, from perf sched: run time, switches, mean and max wakeup-to-run delay; perf_runq_latency gives a histogram.",
+		Description: "Per task, from perf sched: run time, switches, mean and max wakeup-to-run delay.",
 		Timeout:     2 * time.Minute,
 		View:        view.URI,
 	}, s.handleSchedLatency).WithRange("duration_seconds", 1, 30).WithRange("pid", 1, 1<<22).WithRange("top_n", 1, 100)

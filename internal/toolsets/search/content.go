@@ -21,7 +21,7 @@ import (
 const hitCap = 10_000
 
 type contentIn struct {
-	Path           string `json:"path,omitempty" jsonschema:"directory, absolute or relative to the first root (the default)"`
+	Path           string `json:"path,omitempty" jsonschema:"directory (default: the first root)"`
 	Pattern        string `json:"pattern" jsonschema:"RE2 regex, per line; plain text with literal"`
 	Literal        bool   `json:"literal,omitempty"`
 	IgnoreCase     *bool  `json:"ignore_case,omitempty" jsonschema:"default: ignored unless pattern has upper case"`

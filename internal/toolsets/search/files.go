@@ -14,7 +14,7 @@ import (
 const fileCap = 100_000
 
 type filesIn struct {
-	Path           string `json:"path,omitempty" jsonschema:"directory, absolute or relative to the first root (the default)"`
+	Path           string `json:"path,omitempty" jsonschema:"directory (default: the first root)"`
 	Pattern        string `json:"pattern" jsonschema:"glob if it has * ? [, else a substring of the name"`
 	IgnoreCase     *bool  `json:"ignore_case,omitempty" default:"true"`
 	FileGlob       string `json:"file_glob,omitempty" jsonschema:"only paths matching this gitignore glob; !glob excludes"`

@@ -37,7 +37,7 @@ func (s *Set) bioLatency() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Block I/O latency histogram (eBPF)",
-		Description: "eBPF histogram of block request latency, log2 or linear, per device if asked; perf_io_latency needs no eBPF.",
+		Description: "eBPF histogram of block request latency, log2 or linear, per device if asked.",
 		Timeout:     45 * time.Second,
 		View:        view.URI,
 	}, s.handleBio).WithRange("duration_seconds", 1, 30).WithEnum("histogram_type", "log2", "linear").WithRange("linear_bucket_ms", 1, 100)
