@@ -13,10 +13,11 @@ var psiResources = []string{"cpu", "memory", "io"}
 // readPressure reads /proc/pressure/{cpu,memory,io}. A kernel without PSI
 // (before 4.20, or booted with psi=0) has none, which perf_info reports:
 // that is an answer, not a warning.
-// readPressureAt reads the pressure files and when: the middle of a read
-// that took at most psiClockSlack, retried a few times when the reader was
-// preempted in between, so that a window's shares divide by the time the
-// counters actually grew over.
+// readPressureAt reads the pressure files and when: the start of a read
+// that took at most psiClockSlack (cpu, the file most verdicts judge, is
+// read first, microseconds after it), retried a few times when the reader
+// was preempted in between, so that a window's shares divide by the time
+// the counters actually grew over.
 func (h *Host) readPressureAt(w *warnings) (map[string]PSIStats, time.Time) {
 	for try := 0; ; try++ {
 		var quiet warnings
@@ -25,7 +26,7 @@ func (h *Host) readPressureAt(w *warnings) (map[string]PSIStats, time.Time) {
 		took := time.Since(t0)
 		if took <= psiClockSlack || try == 3 {
 			*w = append(*w, quiet...)
-			return psi, t0.Add(took / 2)
+			return psi, t0
 		}
 	}
 }
