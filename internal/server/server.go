@@ -74,6 +74,9 @@ func New(opts Options) (*Server, error) {
 		s.load = NewAdmission(opts.Config)
 	}
 	s.metrics.reg.MustRegister(loadCollector{s.load})
+	if opts.Store != nil {
+		s.metrics.reg.MustRegister(auditCollector{opts.Store})
+	}
 	for _, ts := range served {
 		for _, d := range ts.Tools {
 			s.tools[d.Spec.Name] = d
