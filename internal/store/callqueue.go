@@ -50,7 +50,7 @@ type callQueue struct {
 	mu     sync.RWMutex // held for reading to enqueue, for writing to close
 	closed bool
 
-	dropped   atomic.Int64 // refused by a full queue, not yet reported in a record
+	dropped atomic.Int64 // refused by a full queue, not yet reported in a record
 	stats   callQueueCounters
 	write   func(context.Context, []CallRecord) error
 	log     *slog.Logger
