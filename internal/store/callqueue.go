@@ -16,6 +16,11 @@ import (
 const (
 	callQueueSize  = 4096
 	callBatchLimit = 256
+	// callLinger is how long the writer waits for more records after the
+	// first of a batch: calls one after another (an agent's loop) then
+	// share a transaction, whose commit is most of a record's cost, and
+	// no call waits for it.
+	callLinger = 5 * time.Millisecond
 	// callWriteTimeout bounds one batch's write: the busy timeout (5 s)
 	// plus the write itself.
 	callWriteTimeout = 10 * time.Second
@@ -145,7 +150,7 @@ func (q *callQueue) run() {
 	for {
 		select {
 		case r := <-q.records:
-			batch = q.writeBatch(append(batch[:0], r))
+			batch = q.writeBatch(q.linger(append(batch[:0], r)))
 		case ack := <-q.flushes:
 			q.drain(batch)
 			close(ack)
@@ -154,6 +159,24 @@ func (q *callQueue) run() {
 			return
 		}
 	}
+}
+
+// linger adds to batch the records that come within callLinger, up to
+// callBatchLimit; it returns early when the store closes.
+func (q *callQueue) linger(batch []CallRecord) []CallRecord {
+	t := time.NewTimer(callLinger)
+	defer t.Stop()
+	for len(batch) < callBatchLimit {
+		select {
+		case r := <-q.records:
+			batch = append(batch, r)
+		case <-t.C:
+			return batch
+		case <-q.stop:
+			return batch
+		}
+	}
+	return batch
 }
 
 // drain writes every record queued now.
