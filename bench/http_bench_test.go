@@ -50,24 +50,30 @@ func BenchmarkHTTPCheapMix(b *testing.B) {
 	if bin := os.Getenv("HOSTMCP_BENCH_BEFORE"); bin != "" {
 		builds = append(builds, struct{ name, bin string }{"before", bin})
 	}
-	type server struct{ url string }
+	type server struct {
+		url string
+		pid int
+	}
 	servers := make([]server, len(builds))
 	for i, bd := range builds {
-		url, _ := startHTTPBinary(b, bd.bin, root, limitsOff, token)
-		servers[i] = server{url}
+		url, cmd := startHTTPBinary(b, bd.bin, root, limitsOff, token)
+		servers[i] = server{url, cmd.Process.Pid}
 	}
 	lat := make([][]time.Duration, len(builds))
 	wall := make([]time.Duration, len(builds))
-	var auditSeconds, batches float64
+	cpu := make([]time.Duration, len(builds))
+	var auditSeconds, batches, dropped float64
 	for b.Loop() {
 		for i, s := range servers {
 			secs := scrape(b, s.url, token, "hostmcp_audit_write_seconds_total")
 			n := scrape(b, s.url, token, "hostmcp_audit_batches_total")
+			c := processCPU(b, s.pid)
 			l, w := runMix(b, s.url, token, 64, 2000)
-			lat[i], wall[i] = append(lat[i], l...), wall[i]+w
+			lat[i], wall[i], cpu[i] = append(lat[i], l...), wall[i]+w, cpu[i]+processCPU(b, s.pid)-c
 			if builds[i].name == "after" {
 				auditSeconds += scrape(b, s.url, token, "hostmcp_audit_write_seconds_total") - secs
 				batches += scrape(b, s.url, token, "hostmcp_audit_batches_total") - n
+				dropped = scrape(b, s.url, token, `hostmcp_audit_records_total{fate="dropped"}`)
 			}
 		}
 	}
@@ -76,10 +82,12 @@ func BenchmarkHTTPCheapMix(b *testing.B) {
 		b.ReportMetric(float64(len(lat[i]))/wall[i].Seconds(), bd.name+"-calls/s")
 		b.ReportMetric(ms(testutil.Percentile(lat[i], 50)), bd.name+"-p50-ms")
 		b.ReportMetric(ms(testutil.Percentile(lat[i], 99)), bd.name+"-p99-ms")
+		b.ReportMetric(float64(cpu[i].Microseconds())/float64(len(lat[i])), bd.name+"-cpu-µs/call")
 		if bd.name == "after" {
 			b.ReportMetric(100*auditSeconds/wall[i].Seconds(), "audit-%wall")
 			b.ReportMetric(1e6*auditSeconds/float64(len(lat[i])), "audit-µs/call")
 			b.ReportMetric(float64(len(lat[i]))/batches, "records/batch")
+			b.ReportMetric(dropped, "records-dropped")
 		}
 	}
 }
@@ -183,6 +191,23 @@ func scrape(b *testing.B, mcpURL, token, name string) float64 {
 		}
 	}
 	return 0
+}
+
+// processCPU is the user and system CPU time pid has used, from
+// /proc/pid/stat (in clock ticks of 10 ms: enough over thousands of calls).
+func processCPU(b *testing.B, pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The fields after the command name, which is in parentheses.
+	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+2:]))
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		b.Fatalf("/proc/%d/stat: %v %v", pid, err1, err2)
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 func mustJSON(b *testing.B, v any) []byte {
