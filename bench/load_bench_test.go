@@ -146,6 +146,12 @@ var listening = regexp.MustCompile(`serving MCP over HTTP.*addr=(\S+)`)
 // root and configTOML, and returns its /mcp URL and process.
 func startHTTP(b *testing.B, root, configTOML, token string) (string, *exec.Cmd) {
 	b.Helper()
+	return startHTTPBinary(b, binary, root, configTOML, token)
+}
+
+// startHTTPBinary is startHTTP with another build of hostmcp.
+func startHTTPBinary(b *testing.B, binary, root, configTOML, token string) (string, *exec.Cmd) {
+	b.Helper()
 	args := []string{"serve", "--http", "127.0.0.1:0", "--state-dir", b.TempDir(), "--root", root}
 	if configTOML != "" {
 		p := filepath.Join(b.TempDir(), "hostmcp.toml")

@@ -4,7 +4,8 @@
 # project must install its own tools, and a second run must cost nothing
 # (make test and make triage call this every time). Quiet when there is
 # nothing to do. Runs as root; packages come from Debian only, staticcheck
-# from the Go module proxy, the interop client from the npm lock file.
+# from the Go module proxy, the interop client and the benchmarks' peer
+# servers from their npm lock files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -101,5 +102,14 @@ if [ ! -d test/interop/node_modules ]; then
 		(cd test/interop && npm ci --no-audit --no-fund --loglevel=error)
 	else
 		warn "npm not found; the interop test cannot run"
+	fi
+fi
+# The peer servers bench/ measures hostmcp against, from their lock file.
+if [ ! -d bench/peers/node_modules ]; then
+	if command -v npm >/dev/null 2>&1; then
+		log "npm ci in bench/peers"
+		(cd bench/peers && npm ci --no-audit --no-fund --loglevel=error)
+	else
+		warn "npm not found; the benchmarks against peer servers cannot run"
 	fi
 fi

@@ -1,16 +1,18 @@
 package server
 
 import (
-	"context"
+	"errors"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-// audit records one call in the store. It runs on its own short context so
-// that a call cancelled by the client is still recorded; a failure to record
-// is logged, never turned into a failed call.
+// audit hands one call's record to the store's background writer, which
+// writes records in batches: the call's answer never waits on the database
+// nor on another call's record. A record refused (the queue is full, the
+// store closed) is logged, never turned into a failed call; the store
+// counts the refused ones and writes a record of how many.
 func (s *Server) audit(inv tool.Invocation, res tool.Result) {
 	if s.opts.Store == nil {
 		return
@@ -30,9 +32,9 @@ func (s *Server) audit(inv tool.Invocation, res tool.Result) {
 	if res.Err != nil {
 		rec.Outcome, rec.ErrorCode = "error", string(res.Err.Code)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := s.opts.Store.RecordCall(ctx, rec); err != nil {
+	if err := s.opts.Store.QueueCall(rec); err != nil && !errors.Is(err, store.ErrCallQueueFull) {
+		// A full queue is logged once per batch by the store, with the
+		// number of records it refused, not once per call.
 		s.log.Warn("recording a call", "tool", rec.Tool, "err", err)
 	}
 }

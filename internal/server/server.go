@@ -83,6 +83,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Sampler != nil {
 		s.metrics.reg.MustRegister(healthCollector{opts.Sampler})
 	}
+	if opts.Store != nil {
+		s.metrics.reg.MustRegister(auditCollector{opts.Store})
+	}
 	for _, ts := range served {
 		for _, d := range ts.Tools {
 			s.tools[d.Spec.Name] = d

@@ -38,3 +38,26 @@ func BenchmarkReadHandleDeepWindow(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRecordCalls is the CPU a call record costs: written alone, one
+// transaction each (what every call paid on its own path before the
+// background writer), and in batches as the writer writes them.
+func BenchmarkRecordCalls(b *testing.B) {
+	rec := CallRecord{Tool: "fs_read", Session: "bench/local-1", ArgsSummary: `path="src/main.go"`, Outcome: OutcomeOK, BytesOut: 8000}
+	ctx := context.Background()
+	for _, n := range []int{1, 16, 256} {
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
+			s := openTest(b, nil)
+			batch := make([]CallRecord, n)
+			for i := range batch {
+				batch[i] = rec
+			}
+			for b.Loop() {
+				if err := s.insertCalls(ctx, batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/record")
+		})
+	}
+}

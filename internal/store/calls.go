@@ -40,8 +40,39 @@ type CallRecord struct {
 	Confirmation string
 }
 
-// RecordCall appends a call record. A zero Time means now.
+// RecordCall appends a call record and waits for it to be written. A zero
+// Time means now. The server's calls use QueueCall, which does not wait.
 func (s *Store) RecordCall(ctx context.Context, r CallRecord) error {
+	if err := checkRecord(r); err != nil {
+		return err
+	}
+	return s.insertCalls(ctx, []CallRecord{r})
+}
+
+// QueueCall hands a call record to the background writer and returns at
+// once: a call never waits on the database, nor on another call's record.
+// Records are written in order, in batches; RecentCalls, Usage and Close
+// first wait for every record queued before them. When the queue is full
+// the record is dropped, counted, and a record saying how many were lost
+// is written with the next batch (DroppedCallsCode); ErrCallQueueFull says
+// so to the caller. A zero Time means now.
+func (s *Store) QueueCall(r CallRecord) error {
+	if err := checkRecord(r); err != nil {
+		return err
+	}
+	if r.Time.IsZero() {
+		r.Time = s.now()
+	}
+	return s.calls.add(r)
+}
+
+// CallQueueStats reports the background writer of call records.
+func (s *Store) CallQueueStats() CallQueueStats { return s.calls.snapshot() }
+
+// FlushCalls waits until every call record queued before it is written.
+func (s *Store) FlushCalls(ctx context.Context) error { return s.calls.flush(ctx) }
+
+func checkRecord(r CallRecord) error {
 	if r.Tool == "" {
 		return fmt.Errorf("recording a call: no tool name")
 	}
@@ -51,14 +82,32 @@ func (s *Store) RecordCall(ctx context.Context, r CallRecord) error {
 	if !confirmationWord.MatchString(r.Confirmation) {
 		return fmt.Errorf("recording a call to %s: confirmation %q is not a lower-case word", r.Tool, r.Confirmation)
 	}
-	if r.Time.IsZero() {
-		r.Time = s.now()
-	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO calls(time, tool, session, args_summary, outcome, error_code, duration, bytes_out, confirmation)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Time.UnixNano(), r.Tool, r.Session, capSummary(r.ArgsSummary), r.Outcome, r.ErrorCode, int64(r.Duration), r.BytesOut, r.Confirmation)
+	return nil
+}
+
+// insertCalls writes records in one transaction.
+func (s *Store) insertCalls(ctx context.Context, records []CallRecord) error {
+	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("recording a call to %s: %w", r.Tool, err)
+		return fmt.Errorf("recording %d calls: %w", len(records), err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO calls(time, tool, session, args_summary, outcome, error_code, duration, bytes_out, confirmation)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("recording %d calls: %w", len(records), err)
+	}
+	defer stmt.Close()
+	for _, r := range records {
+		if r.Time.IsZero() {
+			r.Time = s.now()
+		}
+		if _, err := stmt.ExecContext(ctx, r.Time.UnixNano(), r.Tool, r.Session, capSummary(r.ArgsSummary), r.Outcome, r.ErrorCode, int64(r.Duration), r.BytesOut, r.Confirmation); err != nil {
+			return fmt.Errorf("recording a call to %s: %w", r.Tool, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("recording %d calls: %w", len(records), err)
 	}
 	return nil
 }
@@ -95,8 +144,12 @@ type CallQuery struct {
 // DefaultCallLimit is how many records RecentCalls returns by default.
 const DefaultCallLimit = 50
 
-// RecentCalls returns the records matching q, newest first.
+// RecentCalls returns the records matching q, newest first, queued ones
+// included.
 func (s *Store) RecentCalls(ctx context.Context, q CallQuery) ([]CallRecord, error) {
+	if err := s.FlushCalls(ctx); err != nil {
+		return nil, fmt.Errorf("listing recent calls: %w", err)
+	}
 	var where []string
 	var args []any
 	if !q.Since.IsZero() {

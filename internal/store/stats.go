@@ -55,6 +55,9 @@ func (s *Store) CallStats(ctx context.Context, since time.Time) ([]ToolStats, er
 // Percentiles are exact (nearest-rank) over the selected records: the store
 // keeps at most MaxCalls of them, so the durations fit in memory.
 func (s *Store) Usage(ctx context.Context, q UsageQuery) (Usage, error) {
+	if err := s.FlushCalls(ctx); err != nil {
+		return Usage{}, fmt.Errorf("summarising calls: %w", err)
+	}
 	where, args := []string{"time >= ?"}, []any{int64(0)}
 	if !q.Since.IsZero() {
 		args[0] = q.Since.UnixNano()

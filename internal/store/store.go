@@ -48,6 +48,7 @@ type Store struct {
 	maxCalls int
 	now      func() time.Time
 	log      *slog.Logger
+	calls    *callQueue // the background writer of call records
 }
 
 // Open opens (creating if needed) the database at opts.Path and migrates its
@@ -98,11 +99,14 @@ func Open(ctx context.Context, opts *Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("opening the store %s: %w", opts.Path, err)
 	}
+	s.calls = newCallQueue(s.insertCalls, s.log)
 	return s, nil
 }
 
-// Close releases the database. Handles stay on disk until they expire.
+// Close writes the call records still queued, then releases the database.
+// Handles stay on disk until they expire.
 func (s *Store) Close() error {
+	s.calls.close()
 	return s.db.Close()
 }
 

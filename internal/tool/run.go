@@ -127,7 +127,7 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 	env.Warnings = call.Warnings()
 	elapsed := now().Sub(start)
 	env.DurationMS = elapsed.Milliseconds()
-	js, merr := MarshalJSON(env)
+	js, merr := env.JSON()
 	if merr != nil { // only reachable through a bug in Envelope itself
 		panic(fmt.Sprintf("marshaling envelope: %v", merr))
 	}

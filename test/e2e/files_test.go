@@ -67,7 +67,7 @@ func TestFilesTools(t *testing.T) {
 			SHA        string `json:"sha256"`
 		} `json:"meta"`
 	}
-	ok("fs_read", map[string]any{"path": "big.txt", "offset_lines": 100, "max_lines": 2}, &rd)
+	ok("fs_read", map[string]any{"path": "big.txt", "offset_lines": 100, "max_lines": 2, "sha256": true}, &rd)
 	if rd.Content != "line 100\nline 101\n" || rd.Meta.TotalLines != 500 || !rd.Meta.Truncated || rd.Meta.Next != 102 || rd.Handle == "" {
 		t.Errorf("fs_read window: %+v", rd)
 	}

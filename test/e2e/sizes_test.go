@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -116,7 +118,17 @@ func TestDefaultAnswersSizedForContext(t *testing.T) {
 			t.Errorf("fs_read of a whole file has %s in meta: %s", k, env.Data)
 		}
 	}
-	if _, ok := read.Meta["sha256"]; !ok {
-		t.Errorf("fs_read of a whole file has no sha256: %s", env.Data)
+	for _, k := range []string{"returned_lines", "sha256"} {
+		if _, ok := read.Meta[k]; ok {
+			t.Errorf("fs_read of a whole file has %s in meta unasked: %s", k, env.Data)
+		}
+	}
+	env, _ = call(t, ctx, cs, tools, "fs_read", map[string]any{"path": "d/f.txt", "sha256": true})
+	if err := json.Unmarshal(env.Data, &read); err != nil {
+		t.Fatalf("fs_read with sha256: %+v (%v)", env, err)
+	}
+	sum := sha256.Sum256([]byte("four\n"))
+	if want := `"` + hex.EncodeToString(sum[:]) + `"`; string(read.Meta["sha256"]) != want {
+		t.Errorf("fs_read with sha256: %s, want %s", read.Meta["sha256"], want)
 	}
 }

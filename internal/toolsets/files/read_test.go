@@ -41,8 +41,12 @@ func TestReadMetaCompact(t *testing.T) {
 		want string
 	}{
 		{map[string]any{"path": "f.go", "max_lines": 2000},
-			fmt.Sprintf(`{"path":%q,"size_bytes":%d,"total_lines":300,"returned_lines":300,"sha256":%q}`, abs, len(whole), hex.EncodeToString(sum[:]))},
+			fmt.Sprintf(`{"path":%q,"size_bytes":%d,"total_lines":300}`, abs, len(whole))},
+		{map[string]any{"path": "f.go", "max_lines": 2000, "sha256": true},
+			fmt.Sprintf(`{"path":%q,"size_bytes":%d,"total_lines":300,"sha256":%q}`, abs, len(whole), hex.EncodeToString(sum[:]))},
 		{map[string]any{"path": "f.go", "offset_lines": 100, "max_lines": 50},
+			fmt.Sprintf(`{"path":%q,"size_bytes":%d,"total_lines":300,"start_line":100,"returned_lines":50,"truncated":true,"next_offset_lines":150}`, abs, len(whole))},
+		{map[string]any{"path": "f.go", "offset_lines": 100, "max_lines": 50, "sha256": true},
 			fmt.Sprintf(`{"path":%q,"size_bytes":%d,"total_lines":300,"start_line":100,"returned_lines":50,"truncated":true,"next_offset_lines":150,"sha256":%q}`, abs, len(whole), hex.EncodeToString(sum[:]))},
 	} {
 		args, _ := json.Marshal(tc.args)

@@ -20,7 +20,7 @@ type writeIn struct {
 	Path           string `json:"path" jsonschema:"file to write"`
 	Content        string `json:"content" jsonschema:"UTF-8 text"`
 	Mode           string `json:"mode,omitempty" jsonschema:"rewrite replaces atomically" default:"rewrite"`
-	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"hex SHA-256 the file must have, from fs_read"`
+	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"hex SHA-256 the file must have, from fs_read with sha256"`
 	CreateParents  bool   `json:"create_parents,omitempty"`
 	AllowHardlink  bool   `json:"allow_hardlink,omitempty" jsonschema:"replace only this name of a hard-linked file"`
 	DryRun         bool   `json:"dry_run,omitempty"`
