@@ -22,7 +22,9 @@ func TestCallDoesNotWaitForTheAuditWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s, err := New(Options{Config: config.Default(t.TempDir(), 0, func(string) string { return "" }), Store: st, Toolsets: sets()})
+	cfg := config.Default(t.TempDir(), 0, func(string) string { return "" })
+	cfg.Confirm.Tools = nil // the fake toolsets have none of the tools the default rules name
+	s, err := New(Options{Config: cfg, Store: st, Toolsets: sets()})
 	if err != nil {
 		t.Fatal(err)
 	}

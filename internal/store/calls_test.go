@@ -200,8 +200,9 @@ func TestCallsSurviveTheConfirmationMigration(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "hostmcp.db")
 	s := openTest(t, &Options{Path: path})
-	// Back to version 2: the column goes, as if an older hostmcp made it.
-	for _, q := range []string{`ALTER TABLE calls DROP COLUMN confirmation`, `PRAGMA user_version = 2`,
+	// Back to version 2: the column and the later tables go, as if an
+	// older hostmcp made it.
+	for _, q := range []string{`ALTER TABLE calls DROP COLUMN confirmation`, `DROP TABLE baselines`, `PRAGMA user_version = 2`,
 		`INSERT INTO calls(time, tool, session, args_summary, outcome, error_code, duration, bytes_out) VALUES (1, 'fs_read', 's', '', 'ok', '', 0, 0)`} {
 		if _, err := s.db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
