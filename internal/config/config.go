@@ -32,6 +32,7 @@ type Config struct {
 	Load        LoadConf            `toml:"load"`
 	Log         LogConf             `toml:"log"`
 	Views       ViewsConf           `toml:"views"`
+	Host        HostConf            `toml:"host"`
 }
 
 // Root is a directory file tools may work in. After Load its Path is
@@ -155,6 +156,7 @@ func Default(cwd string, uid int, env func(string) string) *Config {
 		Bpftrace: DefaultBpftrace(),
 		Load:     DefaultLoad(),
 		Views:    ViewsConf{MCPApps: ViewsAuto},
+		Host:     DefaultHost(),
 	}
 }
 

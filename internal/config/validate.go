@@ -38,6 +38,7 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.validateBpftrace()...)
 	errs = append(errs, c.validateLoad()...)
 	errs = append(errs, c.validateLog()...)
+	errs = append(errs, c.validateHost()...)
 	for i, p := range c.Exec.ExtraPath {
 		if !filepath.IsAbs(p) {
 			bad("exec.extra_path[%d] %q: must be an absolute directory", i, p)
