@@ -1,0 +1,66 @@
+package hostinfo
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/hostmcp/hostmcp/internal/procs"
+)
+
+// The per-process files of procfs, read for the toolsets that name a pid or
+// a thread. They live here, under the Proc root, so no toolset opens
+// /proc/<pid> itself and a container that mounts the host's procfs
+// elsewhere sees the host's processes, not its own.
+
+// Processes returns a reader of the process table under the Proc root,
+// keeping at most maxCmdline bytes of each command line (the procs
+// default when 0).
+func (h *Host) Processes(maxCmdline int) (*procs.Reader, error) {
+	return procs.New(h.roots.Proc, maxCmdline)
+}
+
+// ProcessExists reports whether pid names a process or thread now.
+func (h *Host) ProcessExists(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	_, err := os.Stat(h.procPath(strconv.Itoa(pid)))
+	return err == nil
+}
+
+// ThreadOf reports whether tid is a thread of process pid.
+func (h *Host) ThreadOf(tid, pid int) bool {
+	if tid <= 0 || pid <= 0 {
+		return false
+	}
+	_, err := os.Stat(h.procPath(strconv.Itoa(pid), "task", strconv.Itoa(tid)))
+	return err == nil
+}
+
+// Comm is the name of a process or thread (/proc/<id>/comm); an error once
+// it has exited.
+func (h *Host) Comm(id int) (string, error) {
+	if id <= 0 {
+		return "", fmt.Errorf("pid %d: %w", id, ErrPIDNotFound)
+	}
+	return readTrimmed(h.procPath(strconv.Itoa(id), "comm"))
+}
+
+// Cwd is where a process works (/proc/<pid>/cwd), the directory its
+// relative paths start from.
+func (h *Host) Cwd(pid int) (string, error) {
+	if pid <= 0 {
+		return "", fmt.Errorf("pid %d: %w", pid, ErrPIDNotFound)
+	}
+	return os.Readlink(h.procPath(strconv.Itoa(pid), "cwd"))
+}
+
+// FDTarget is what a process's descriptor points to (/proc/<pid>/fd/<fd>):
+// a path, or "socket:[inode]" and the like.
+func (h *Host) FDTarget(pid, fd int) (string, error) {
+	if pid <= 0 || fd < 0 {
+		return "", fmt.Errorf("pid %d fd %d: %w", pid, fd, ErrPIDNotFound)
+	}
+	return os.Readlink(h.procPath(strconv.Itoa(pid), "fd", strconv.Itoa(fd)))
+}
