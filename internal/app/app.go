@@ -14,7 +14,6 @@ import (
 	"github.com/hostmcp/hostmcp/internal/config"
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
-	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/server"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -72,7 +71,7 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	for _, w := range fsroot.Warnings(cfg.Roots, fsroot.ProtectedHardlinks()) {
 		log.Warn(w)
 	}
-	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{}), Calls: &tool.Dispatch{}}
+	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: Host(cfg), Calls: &tool.Dispatch{}}
 	a := &App{Config: cfg, Store: st, Exec: ex, toolsets: catalog.Toolsets(deps), children: children, log: log}
 	a.Server, err = server.New(server.Options{
 		Config:    cfg,

@@ -9,14 +9,15 @@ import (
 	"sync"
 
 	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/procs"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // Deps are what the proc tools read and decide with.
 type Deps struct {
-	// ProcRoot is where procfs is mounted; "" is /proc.
-	ProcRoot string
+	// Host is where processes are read from; nil reads the live host.
+	Host *hostinfo.Host
 	// Config holds the guardrails the operator chose.
 	Config config.ProcessConf
 	// Self is the pid of the server, protected from proc_kill with its
@@ -43,7 +44,11 @@ func New(d *Deps) *Set {
 	if s.deps.Self == 0 {
 		s.deps.Self = os.Getpid()
 	}
-	s.reader, s.openErr = procs.New(d.ProcRoot, wholeCommand)
+	host := d.Host
+	if host == nil {
+		host = hostinfo.New(hostinfo.Roots{})
+	}
+	s.reader, s.openErr = host.Processes(wholeCommand)
 	return s
 }
 

@@ -84,7 +84,7 @@ func (s *Set) handleFile(ctx context.Context, call *tool.Call, in fileIn) (fileO
 			return err
 		})
 	}
-	ops := newCollectOps(start, in.IncludeAllFiles)
+	ops := newCollectOps(s.host, start, in.IncludeAllFiles)
 	var opsRes ebpf.FileOpsResult
 	if opens || lifecycle {
 		out.Mechanisms = append(out.Mechanisms, ebpf.FileOpsMechanism)

@@ -28,7 +28,7 @@ func newSet(t *testing.T) *Set {
 	if err := ebpf.Preflight(); err != nil {
 		testutil.Missing(t, "%v", err)
 	}
-	return New()
+	return New(nil)
 }
 
 // start runs a command for the test and ends it (by its pid) afterwards.

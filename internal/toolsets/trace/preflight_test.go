@@ -19,7 +19,7 @@ func TestWithoutEBPF(t *testing.T) {
 	ebpfPreflight = func() error { return errors.New("the kernel has no BTF") }
 	t.Cleanup(func() { ebpfPreflight = defaultPreflight })
 	fallbacks := map[string]string{"perf_bio_latency": "perf_io_latency", "perf_runq_latency": "perf_sched_latency", "perf_tcp_trace": "perf_net_health"}
-	for _, d := range New().Toolset().Tools {
+	for _, d := range New(nil).Toolset().Tools {
 		start := time.Now()
 		// At once: well before the 5 s it was asked to trace.
 		_, terr := tooltest.Run[map[string]any](t, context.Background(), d, "test", map[string]any{"duration_seconds": 5})
