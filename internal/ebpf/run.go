@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/admit"
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 )
 
 // Preflight says why eBPF cannot run here, or nil: it needs the kernel's
@@ -24,8 +25,8 @@ import (
 // CAP_PERFMON, or CAP_SYS_ADMIN), and tracefs, where tracepoints are
 // looked up, which it mounts when it is missing.
 func Preflight() error {
-	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
-		return fmt.Errorf("the kernel has no BTF (/sys/kernel/btf/vmlinux): CO-RE programs cannot be relocated")
+	if _, err := os.Stat(kernelpath.BTF); err != nil {
+		return fmt.Errorf("the kernel has no BTF (%s): CO-RE programs cannot be relocated", kernelpath.BTF)
 	}
 	if !mayLoad() {
 		return fmt.Errorf("loading eBPF programs needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN")
@@ -37,7 +38,7 @@ func Preflight() error {
 // mounted: systemd does that on every ordinary boot, and some VMs and
 // containers skip it, which makes every tracepoint look absent.
 func ensureTracefs() error {
-	mounts, err := os.ReadFile("/proc/self/mounts")
+	mounts, err := os.ReadFile(kernelpath.SelfMounts)
 	if err != nil {
 		return err
 	}
@@ -46,8 +47,8 @@ func ensureTracefs() error {
 			return nil
 		}
 	}
-	if err := unix.Mount("nodev", "/sys/kernel/tracing", "tracefs", 0, ""); err != nil {
-		return fmt.Errorf("tracefs is not mounted and mounting it at /sys/kernel/tracing failed: %v", err)
+	if err := unix.Mount("nodev", kernelpath.Tracefs, "tracefs", 0, ""); err != nil {
+		return fmt.Errorf("tracefs is not mounted and mounting it at %s failed: %v", kernelpath.Tracefs, err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/hostmcp/hostmcp/internal/procs"
 )
@@ -63,4 +64,40 @@ func (h *Host) FDTarget(pid, fd int) (string, error) {
 		return "", fmt.Errorf("pid %d fd %d: %w", pid, fd, ErrPIDNotFound)
 	}
 	return os.Readlink(h.procPath(strconv.Itoa(pid), "fd", strconv.Itoa(fd)))
+}
+
+// MappedFiles lists the files process pid has mapped (/proc/<pid>/maps),
+// as paths in the process's own mount namespace; see [Host.ThroughRoot].
+func (h *Host) MappedFiles(pid int) ([]string, error) {
+	if pid <= 0 {
+		return nil, fmt.Errorf("pid %d: %w", pid, ErrPIDNotFound)
+	}
+	b, err := os.ReadFile(h.procPath(strconv.Itoa(pid), "maps"))
+	if err != nil {
+		return nil, err
+	}
+	return parseMappedFiles(b), nil
+}
+
+// parseMappedFiles takes the path column of a maps file (proc_pid_maps(5)),
+// each path once; anonymous and special mappings ([heap], [vdso]) have none.
+func parseMappedFiles(b []byte) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 6 || !strings.HasPrefix(f[5], "/") || seen[f[5]] {
+			continue
+		}
+		seen[f[5]] = true
+		out = append(out, f[5])
+	}
+	return out
+}
+
+// ThroughRoot is path p of process pid's mount namespace reached through
+// the process's root directory (/proc/<pid>/root/p), so a container's own
+// files are reached rather than the host's of the same name.
+func (h *Host) ThroughRoot(pid int, p string) string {
+	return h.procPath(strconv.Itoa(pid), "root", p)
 }

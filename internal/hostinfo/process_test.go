@@ -92,3 +92,29 @@ func TestBlockDevicesUnderRoot(t *testing.T) {
 		t.Errorf("BlockDevices (-got +want):\n%s", diff)
 	}
 }
+
+// A process's mapped files are read under the Proc root, each path once,
+// and reached through the process's own root there.
+func TestMappedFilesUnderRoot(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"proc/4242/maps": "" +
+		"55d0c0000000-55d0c0001000 r--p 00000000 fe:01 1 /usr/sbin/fixture\n" +
+		"7f0000000000-7f0000001000 r--p 00000000 fe:01 2 /usr/lib/x86_64-linux-gnu/libc.so.6\n" +
+		"7f0000001000-7f0000002000 r-xp 00001000 fe:01 2 /usr/lib/x86_64-linux-gnu/libc.so.6\n" +
+		"7f0000003000-7f0000004000 rw-p 00000000 00:00 0 \n" +
+		"7ffd00000000-7ffd00001000 r-xp 00000000 00:00 0 [vdso]\n"})
+	h := New(Roots{Proc: filepath.Join(root, "proc")})
+	got, err := h.MappedFiles(4242)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(got, []string{"/usr/sbin/fixture", "/usr/lib/x86_64-linux-gnu/libc.so.6"}); diff != "" {
+		t.Errorf("MappedFiles (-got +want):\n%s", diff)
+	}
+	if _, err := h.MappedFiles(4243); err == nil {
+		t.Error("MappedFiles of no process: want an error")
+	}
+	if got, want := h.ThroughRoot(4242, "/usr/lib/libc.so.6"), filepath.Join(root, "proc/4242/root/usr/lib/libc.so.6"); got != want {
+		t.Errorf("ThroughRoot = %q, want %q", got, want)
+	}
+}

@@ -186,7 +186,7 @@ func (c *collectOps) pathTable(res ebpf.FileOpsResult) ([]pathRow, opsTotals) {
 		k := key{p.PID, p.Unlink, path}
 		r := rows[k]
 		if r == nil {
-			r = &pathRow{Path: path, Op: "open", PID: p.PID, Comm: res.Names.Of(p.PID)}
+			r = &pathRow{Path: path, Op: "open", PID: p.PID, Comm: res.Names.Of(c.host, p.PID)}
 			if p.Unlink {
 				r.Op = "unlink"
 			}

@@ -67,7 +67,7 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 		return runqOut{}, err
 	}
 	d := seconds(in.DurationSeconds, 5)
-	o := ebpf.RunqOptions{TGID: uint32(in.PID), PerProcess: in.PerProcess}
+	o := ebpf.RunqOptions{TGID: uint32(in.PID), PerProcess: in.PerProcess, Host: s.host}
 	res, err := ebpf.RunqLatency(ctx, d, o, progress(ctx, call, d, "tracing the run queues"))
 	if err != nil {
 		return runqOut{}, failed(err)
