@@ -101,3 +101,14 @@ func parseMappedFiles(b []byte) []string {
 func (h *Host) ThroughRoot(pid int, p string) string {
 	return h.procPath(strconv.Itoa(pid), "root", p)
 }
+
+// OwnPIDNamespace reports whether the procfs under the Proc root numbers
+// processes as hostmcp's own pid namespace does: whether its self is this
+// process. A pid read there can then be handed to pidfd_open, kill or
+// perf, which number processes in hostmcp's namespace. It is false for the
+// host's procfs seen from a container with a pid namespace of its own
+// (where it names another process, or none), and for a fixture tree.
+func (h *Host) OwnPIDNamespace() bool {
+	self, err := os.Readlink(h.procPath("self"))
+	return err == nil && self == strconv.Itoa(os.Getpid())
+}

@@ -58,6 +58,9 @@ func (s *Set) handleKill(ctx context.Context, _ *tool.Call, in killIn) (killOut,
 	if err := s.ready(); err != nil {
 		return killOut{}, err
 	}
+	if err := s.signallable(); err != nil {
+		return killOut{}, err
+	}
 	t, err := s.validate(in.PID)
 	if err != nil {
 		return killOut{}, err
