@@ -156,7 +156,7 @@ func Default(cwd string, uid int, env func(string) string) *Config {
 		Bpftrace: DefaultBpftrace(),
 		Load:     DefaultLoad(),
 		Views:    ViewsConf{MCPApps: ViewsAuto},
-		Host:     DefaultHost(),
+		Host:     HostConf{Proc: "/proc", Sys: "/sys"},
 	}
 }
 

@@ -12,20 +12,17 @@ type HostConf struct {
 	Sys  string `toml:"sys"`  // default "/sys"
 }
 
-// DefaultHost reads the kernel interfaces where the kernel mounts them.
-func DefaultHost() HostConf { return HostConf{Proc: "/proc", Sys: "/sys"} }
-
-// validateHost wants absolute, clean paths: a relative one would follow the
-// working directory, and an unclean one ("/host/proc/..") would make the
-// path an operator reads in the config differ from the one read.
+// validateHost wants absolute, clean paths: readers join kernel file names
+// under them, and a relative or unclean one would read whatever the
+// working directory or the spelling leads to rather than a mount.
 func (c *Config) validateHost() []error {
 	var errs []error
-	for _, s := range []struct{ key, path, mount string }{
-		{"host.proc", c.Host.Proc, "/proc"}, {"host.sys", c.Host.Sys, "/sys"},
+	for _, s := range []struct{ key, path, example string }{
+		{"host.proc", c.Host.Proc, "/host/proc"},
+		{"host.sys", c.Host.Sys, "/host/sys"},
 	} {
 		if !filepath.IsAbs(s.path) || filepath.Clean(s.path) != s.path {
-			errs = append(errs, fmt.Errorf("%s %q: must be an absolute, clean path: where the host's %s is mounted, such as %q",
-				s.key, s.path, s.mount, "/host"+s.mount))
+			errs = append(errs, fmt.Errorf("%s %q: must be an absolute, clean path such as %q", s.key, s.path, s.example))
 		}
 	}
 	return errs

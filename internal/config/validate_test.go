@@ -30,12 +30,6 @@ func TestValidate(t *testing.T) {
 		{"log level", func(c *Config) { c.Log.Level = "DEBUG" }, nil},
 		{"log level unknown", func(c *Config) { c.Log.Level = "verbose" }, []string{`log.level "verbose": want debug, info, warn or error`}},
 		{"client roots unknown", func(c *Config) { c.ClientRoots = "widen" }, []string{`client_roots "widen": want "ignore" or "narrow"`}},
-		{"host roots elsewhere", func(c *Config) { c.Host = HostConf{Proc: "/host/proc", Sys: "/host/sys"} }, nil},
-		{"host roots relative or unclean", func(c *Config) { c.Host = HostConf{Proc: "host/proc", Sys: "/host/sys/"} }, []string{
-			`host.proc "host/proc": must be an absolute, clean path: where the host's /proc is mounted, such as "/host/proc"`,
-			`host.sys "/host/sys/": must be an absolute, clean path`,
-		}},
-		{"host roots empty", func(c *Config) { c.Host = HostConf{} }, []string{`host.proc "": must be an absolute`, `host.sys "": must be an absolute`}},
 		{"views unknown", func(c *Config) { c.Views.MCPApps = "yes" }, []string{`views.mcp_apps "yes": want "auto", "always" or "off"`}},
 		{"no roots", func(c *Config) { c.Roots = nil }, []string{"roots: empty; give at least one [[roots]] path"}},
 		{"bad roots", func(c *Config) {
