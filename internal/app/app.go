@@ -16,7 +16,6 @@ import (
 	"github.com/hostmcp/hostmcp/internal/ebpf"
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
-	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/sampler"
 	"github.com/hostmcp/hostmcp/internal/server"
 	"github.com/hostmcp/hostmcp/internal/store"
@@ -76,7 +75,7 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	for _, w := range fsroot.Warnings(cfg.Roots, fsroot.ProtectedHardlinks()) {
 		log.Warn(w)
 	}
-	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{}), Calls: &tool.Dispatch{}}
+	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: Host(cfg), Calls: &tool.Dispatch{}}
 	// One sampler for sys_snapshot and /metrics; it reads nothing until
 	// one of them asks.
 	deps.Sampler = sampler.New(deps.Host, nil)

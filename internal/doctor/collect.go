@@ -68,7 +68,7 @@ func Collect(ctx context.Context, o *Options) *Facts {
 		hasBinary = a.Exec.Available
 	}
 	f.State = stateFacts(cfg.StateDir)
-	info, err := hostinfo.New(hostinfo.Roots{}).Info(ctx, &hostinfo.InfoOptions{HasBinary: hasBinary})
+	info, err := app.Host(cfg).Info(ctx, &hostinfo.InfoOptions{HasBinary: hasBinary})
 	f.HostErr = err
 	f.Caps, f.Virt = info.Capabilities, info.Virtualization
 	return f

@@ -11,15 +11,18 @@ import (
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/link"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 )
 
 var dnsFuncs = []string{"getaddrinfo", "gethostbyname", "gethostbyname2"}
 
 // DNSLatency times the C library's name lookups for d, of process pid or
 // (0) every process using the host's C library: it counts them in the
-// kernel, and hands each record to onLookup as it is read.
-func DNSLatency(ctx context.Context, d time.Duration, pid uint32, progress Progress, onLookup func(DNSLookup)) (DNSResult, error) {
-	lib, err := libcPath(pid)
+// kernel, and hands each record to onLookup as it is read. host is where
+// pid's C library is found (nil: the live host).
+func DNSLatency(ctx context.Context, host *hostinfo.Host, d time.Duration, pid uint32, progress Progress, onLookup func(DNSLookup)) (DNSResult, error) {
+	lib, err := libcPath(liveHost(host), pid)
 	if err != nil {
 		return DNSResult{}, err
 	}

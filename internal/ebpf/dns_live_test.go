@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
@@ -21,7 +22,7 @@ func TestDNSLatencyLive(t *testing.T) {
 	_, start := testutil.GatedPython(t, "import socket; socket.getaddrinfo('localhost', 80)")
 	work := onAttach(start)
 	var got []DNSLookup
-	res, err := DNSLatency(context.Background(), 2*time.Second, 0, work, func(l DNSLookup) { got = append(got, l) })
+	res, err := DNSLatency(context.Background(), nil, 2*time.Second, 0, work, func(l DNSLookup) { got = append(got, l) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func TestDNSLatencyLive(t *testing.T) {
 	}
 	// Counted in the kernel too, under the process and the name.
 	if !slices.ContainsFunc(res.Hosts, func(h HostCount) bool {
-		return h.PID == got[i].PID && h.Host == "localhost" && h.Func == "getaddrinfo" && !h.Failed && h.Count >= 1 && res.Names.Of(h.PID) == "python3"
+		return h.PID == got[i].PID && h.Host == "localhost" && h.Func == "getaddrinfo" && !h.Failed && h.Count >= 1 && res.Names.Of(hostinfo.New(hostinfo.Roots{}), h.PID) == "python3"
 	}) {
 		t.Fatalf("python's lookup is not counted: %+v", res.Hosts)
 	}

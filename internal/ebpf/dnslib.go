@@ -1,7 +1,6 @@
 package ebpf
 
 import (
-	"bufio"
 	"debug/elf"
 	"errors"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 )
 
 // DNSLookup is one name lookup through the C library.
@@ -64,21 +65,15 @@ var ErrNoLibc = errors.New("no C library found to probe")
 
 // libcPath finds the C library: the one process pid has mapped (through
 // its root, so a container's own libc is probed), else the host's.
-func libcPath(pid uint32) (string, error) {
+func libcPath(host *hostinfo.Host, pid uint32) (string, error) {
 	if pid > 0 {
-		f, err := os.Open(fmt.Sprintf("/proc/%d/maps", pid))
+		mapped, err := host.MappedFiles(int(pid))
 		if err != nil {
 			return "", fmt.Errorf("reading the mappings of pid %d: %w", pid, err)
 		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			fields := strings.Fields(sc.Text())
-			if len(fields) < 6 {
-				continue
-			}
-			if p := fields[5]; strings.HasPrefix(filepath.Base(p), "libc.so") || strings.HasPrefix(filepath.Base(p), "libc-") {
-				return fmt.Sprintf("/proc/%d/root%s", pid, p), nil
+		for _, p := range mapped {
+			if strings.HasPrefix(filepath.Base(p), "libc.so") || strings.HasPrefix(filepath.Base(p), "libc-") {
+				return host.ThroughRoot(int(pid), p), nil
 			}
 		}
 		return "", fmt.Errorf("pid %d has no C library mapped (a static binary, or Go's own resolver): %w", pid, ErrNoLibc)

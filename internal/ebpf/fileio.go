@@ -3,12 +3,12 @@ package ebpf
 import (
 	"context"
 	"errors"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cilium/ebpf"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 )
 
 // FileIOMechanism is how FileIO times calls.
@@ -19,6 +19,9 @@ type FileIOOptions struct {
 	TGID     uint32        // 0: every process (hostmcp itself never)
 	AllFiles bool          // also sockets, pipes and devices, not only regular files
 	Slow     time.Duration // calls at least this long are reported one by one; 0: none
+	// Host is where slow calls' descriptors are resolved to paths; nil is
+	// the live host.
+	Host *hostinfo.Host
 }
 
 // OpStat is what FileIO counted for reads or for writes.
@@ -114,7 +117,7 @@ func FileIO(ctx context.Context, d time.Duration, o FileIOOptions, progress Prog
 		return FileIOResult{}, err
 	}
 	defer objs.Close()
-	paths := fdPaths{}
+	paths := fdPaths{host: liveHost(o.Host), known: map[fdKey]string{}}
 	known := map[fileID]string{} // full paths of the files slow calls named
 	onRecord := func(b []byte) {
 		var r ioRecord
@@ -182,7 +185,10 @@ type fileID struct {
 // descriptor still names a file of the same name (a closed or reused one
 // gives ""). Lookups are cached by pid, descriptor and name, as a slow file
 // is usually slow many times.
-type fdPaths map[fdKey]string
+type fdPaths struct {
+	host  *hostinfo.Host
+	known map[fdKey]string
+}
 
 type fdKey struct {
 	pid, fd uint32
@@ -194,22 +200,23 @@ const maxPathLookups = 4096
 
 func (c fdPaths) lookup(pid, fd uint32, name string) string {
 	k := fdKey{pid, fd, name}
-	if p, ok := c[k]; ok {
+	if p, ok := c.known[k]; ok {
 		return p
 	}
-	if len(c) >= maxPathLookups || name == "" {
+	if len(c.known) >= maxPathLookups || name == "" {
 		return ""
 	}
-	p := FDPath(pid, fd, name)
-	c[k] = p
+	p := FDPath(c.host, pid, fd, name)
+	c.known[k] = p
 	return p
 }
 
-// FDPath is the target of /proc/pid/fd/fd when its last component is name
-// (or starts with it: the kernel's tables keep at most 63 bytes of a name),
-// else "": the file's full path while the process holds it open.
-func FDPath(pid, fd uint32, name string) string {
-	link, err := os.Readlink("/proc/" + strconv.FormatUint(uint64(pid), 10) + "/fd/" + strconv.FormatUint(uint64(fd), 10))
+// FDPath is the target of pid's descriptor fd in host's procfs when its
+// last component is name (or starts with it: the kernel's tables keep at
+// most 63 bytes of a name), else "": the file's full path while the
+// process holds it open.
+func FDPath(host *hostinfo.Host, pid, fd uint32, name string) string {
+	link, err := host.FDTarget(int(pid), int(fd))
 	if err != nil || !strings.HasPrefix(link, "/") {
 		return "" // closed, or not a path (socket:[...], pipe:[...])
 	}

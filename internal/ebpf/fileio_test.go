@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 )
 
 // A slow call's file is named in full while its descriptor is open, and
@@ -13,7 +15,7 @@ func TestFDPaths(t *testing.T) {
 	dir := t.TempDir()
 	long := strings.Repeat("n", 80) // longer than the record keeps
 	pid := uint32(os.Getpid())
-	c := fdPaths{}
+	c := fdPaths{host: hostinfo.New(hostinfo.Roots{}), known: map[fdKey]string{}}
 	for _, name := range []string{"data.db", long} {
 		path := filepath.Join(dir, name)
 		f, err := os.Create(path)

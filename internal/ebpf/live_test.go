@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
@@ -342,7 +343,7 @@ func TestTCPTraceLive(t *testing.T) {
 		// Counted in the kernel too, under this process and the port it
 		// connected to.
 		i := slices.IndexFunc(res.Peers, func(p PeerCount) bool { return p.PID == uint32(os.Getpid()) && p.RemotePort == port })
-		if i < 0 || res.Peers[i].Count != 1 || res.Peers[i].TxBytes != client.TxBytes || res.Names.Of(uint32(os.Getpid())) == "" {
+		if i < 0 || res.Peers[i].Count != 1 || res.Peers[i].TxBytes != client.TxBytes || res.Names.Of(hostinfo.New(hostinfo.Roots{}), uint32(os.Getpid())) == "" {
 			t.Fatalf("lifecycle %v: the client's count among %+v", lifecycle, res.Peers)
 		}
 	}
@@ -418,8 +419,8 @@ func TestFileOpsLive(t *testing.T) {
 	// name the process ran by.
 	for _, p := range res.Paths {
 		if p.Path == "/nonexistent-hostmcp" && p.PID == catPID {
-			if p.Errno != uint32(syscall.ENOENT) || p.Count != 1 || p.Unlink || res.Names.Of(p.PID) != "cat" {
-				t.Fatalf("cat's failed open: %+v, named %q", p, res.Names.Of(p.PID))
+			if p.Errno != uint32(syscall.ENOENT) || p.Count != 1 || p.Unlink || res.Names.Of(hostinfo.New(hostinfo.Roots{}), p.PID) != "cat" {
+				t.Fatalf("cat's failed open: %+v, named %q", p, res.Names.Of(hostinfo.New(hostinfo.Roots{}), p.PID))
 			}
 			return
 		}

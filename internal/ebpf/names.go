@@ -2,11 +2,10 @@ package ebpf
 
 import (
 	"errors"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/cilium/ebpf"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 )
 
 // Names are processes' commands as they were at the end of a trace, after
@@ -17,16 +16,22 @@ import (
 type Names map[uint32]string
 
 // Of is the name of process pid: from the trace, else (a process the names
-// map had no room for) from /proc while it still runs, else "".
-func (n Names) Of(pid uint32) string {
+// map had no room for) from host's procfs while it still runs, else "".
+func (n Names) Of(host *hostinfo.Host, pid uint32) string {
 	if name, ok := n[pid]; ok {
 		return name
 	}
-	b, err := os.ReadFile("/proc/" + strconv.FormatUint(uint64(pid), 10) + "/comm")
-	if err != nil {
-		return ""
+	name, _ := host.Comm(int(pid))
+	return name
+}
+
+// liveHost is host, or the live host when nil: the options of this
+// package's tracers may leave their Host out.
+func liveHost(host *hostinfo.Host) *hostinfo.Host {
+	if host == nil {
+		return hostinfo.New(hostinfo.Roots{})
 	}
-	return strings.TrimSuffix(string(b), "\n")
+	return host
 }
 
 // processNames reads a program's names map.

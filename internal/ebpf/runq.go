@@ -7,6 +7,8 @@ import (
 
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/link"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 )
 
 // RunqMechanism is how RunqLatency measures.
@@ -21,6 +23,9 @@ const RunqMaxProcesses = 4096
 type RunqOptions struct {
 	TGID       uint32 // only this process's threads; 0: every task
 	PerProcess bool   // a histogram per process instead of one
+	// Host names the processes the trace had no room to name; nil is the
+	// live host.
+	Host *hostinfo.Host
 }
 
 // RunqHist is the run queue latency of one process (TGID 0 and no Comm: of
@@ -74,7 +79,7 @@ func RunqLatency(ctx context.Context, d time.Duration, o RunqOptions, progress P
 	for it.Next(&key, &v) {
 		h := RunqHist{TGID: key, Slots: v.Slots, TotalUS: v.TotalUS}
 		if o.PerProcess {
-			h.Comm = names.Of(key)
+			h.Comm = names.Of(liveHost(o.Host), key)
 		}
 		out.Hists = append(out.Hists, h)
 	}

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 )
 
 // ErrNotSupported is what every reason eBPF cannot run here wraps, as
@@ -22,10 +24,6 @@ type notSupported struct{ reason string }
 func (e *notSupported) Error() string        { return e.reason }
 func (e *notSupported) Is(target error) bool { return target == ErrNotSupported }
 
-// tracefsPath is where tracepoints are looked up when no tracefs is
-// mounted elsewhere; MountTracefs mounts it there.
-const tracefsPath = "/sys/kernel/tracing"
-
 // supported is probed once: the kernel's BTF, this process's capabilities
 // and the tracefs mount do not change under a running server (MountTracefs
 // runs at start-up, before any call).
@@ -39,8 +37,8 @@ var supported = sync.OnceValue(probe)
 func Supported() error { return supported() }
 
 func probe() error {
-	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
-		return &notSupported{"the kernel has no BTF (/sys/kernel/btf/vmlinux): CO-RE programs cannot be relocated"}
+	if _, err := os.Stat(kernelpath.BTF); err != nil {
+		return &notSupported{"the kernel has no BTF (" + kernelpath.BTF + "): CO-RE programs cannot be relocated"}
 	}
 	if !mayLoad() {
 		return &notSupported{"loading eBPF programs needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN"}
@@ -50,7 +48,7 @@ func probe() error {
 		return &notSupported{fmt.Sprintf("cannot tell whether tracefs is mounted: %v", err)}
 	}
 	if !mounted {
-		return &notSupported{"tracefs is not mounted, so tracepoints cannot be found (hostmcp mounts it at " + tracefsPath + " at start-up when it may)"}
+		return &notSupported{"tracefs is not mounted, so tracepoints cannot be found (hostmcp mounts it at " + kernelpath.Tracefs + " at start-up when it may)"}
 	}
 	return nil
 }
@@ -68,8 +66,8 @@ func MountTracefs() (mounted bool, err error) {
 	if ok, err := tracefsMounted(); err != nil || ok {
 		return false, err
 	}
-	if err := unix.Mount("nodev", tracefsPath, "tracefs", 0, ""); err != nil {
-		return false, fmt.Errorf("tracefs is not mounted and mounting it at %s failed: %w", tracefsPath, err)
+	if err := unix.Mount("nodev", kernelpath.Tracefs, "tracefs", 0, ""); err != nil {
+		return false, fmt.Errorf("tracefs is not mounted and mounting it at %s failed: %w", kernelpath.Tracefs, err)
 	}
 	return true, nil
 }
@@ -77,7 +75,7 @@ func MountTracefs() (mounted bool, err error) {
 // tracefsMounted reports whether a tracefs is mounted anywhere this
 // process sees (its own mount namespace).
 func tracefsMounted() (bool, error) {
-	mounts, err := os.ReadFile("/proc/self/mounts")
+	mounts, err := os.ReadFile(kernelpath.SelfMounts)
 	if err != nil {
 		return false, err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 )
 
 // SyscountMechanism is how CountSyscalls counts.
@@ -15,6 +17,9 @@ type SyscountOptions struct {
 	Comm       string // "": every command (at most 15 bytes, as the kernel keeps it)
 	ErrorsOnly bool   // count failed calls only
 	Latency    bool   // time each call
+	// Host names the processes the trace had no room to name; nil is the
+	// live host.
+	Host *hostinfo.Host
 }
 
 // SyscallStat is one system call's (or one process's) count.
@@ -79,7 +84,7 @@ func CountSyscalls(ctx context.Context, d time.Duration, o SyscountOptions, prog
 	var ps SyscallStat
 	it = objs.ByTgid.Iterate()
 	for it.Next(&key, &ps) {
-		out.ByProcess[key] = ProcessSyscalls{SyscallStat: ps, Comm: names.Of(key)}
+		out.ByProcess[key] = ProcessSyscalls{SyscallStat: ps, Comm: names.Of(liveHost(o.Host), key)}
 	}
 	return out, it.Err()
 }

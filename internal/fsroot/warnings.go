@@ -6,12 +6,8 @@ import (
 	"strings"
 
 	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 )
-
-// kernelTrees are where a root exposes the kernel's view of the host
-// rather than files: a write there can change the running system
-// (/proc/sys, /sys) or reach devices (/dev).
-var kernelTrees = []string{"/proc", "/sys", "/dev"}
 
 // Warnings says what the operator should know about the configured roots
 // before they are served; hostmcp logs each at start-up. None stops it:
@@ -26,10 +22,11 @@ func Warnings(roots []config.Root, protectedHardlinks string) []string {
 		if r.Path == "/" {
 			out = append(out, fmt.Sprintf("root / (%s) gives the file tools the whole file system", mode))
 		}
-		for _, k := range kernelTrees {
-			if r.Path == k || strings.HasPrefix(r.Path, k+"/") {
-				out = append(out, fmt.Sprintf("root %s (%s) is in %s, the kernel's view of the host, not ordinary files", r.Path, mode, k))
-			}
+		// A root in /proc, /sys or /dev exposes the kernel's view of the
+		// host rather than files: a write there can change the running
+		// system (/proc/sys, /sys) or reach devices (/dev).
+		if k, ok := kernelpath.PseudoTree(r.Path); ok {
+			out = append(out, fmt.Sprintf("root %s (%s) is in %s, the kernel's view of the host, not ordinary files", r.Path, mode, k))
 		}
 		if r.Given != "" {
 			out = append(out, fmt.Sprintf("root %s is a symbolic link to %s: the root is %s as resolved at start-up, and %s is accepted as its name; re-pointing the link later changes nothing until restart", r.Given, r.Path, r.Path, r.Given))

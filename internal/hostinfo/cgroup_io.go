@@ -167,7 +167,7 @@ func (h *Host) CgroupIOOver(a, b CgroupIOSample) *CgroupIO {
 	if len(b.from) == 0 {
 		return nil
 	}
-	return &CgroupIO{From: b.from, Devices: ioDevicesOver(a, b, b.Time.Sub(a.Time).Seconds(), h.blockName)}
+	return &CgroupIO{From: b.from, Devices: ioDevicesOver(a, b, b.Time.Sub(a.Time).Seconds(), h.BlockName)}
 }
 
 // ioDevicesOver is each device's I/O between two samples of one cgroup dt

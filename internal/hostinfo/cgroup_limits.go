@@ -91,7 +91,7 @@ func (h *Host) readCgroupLimits() cgroupLimits {
 				if r, ok := limitIO(dir, v2); ok {
 					r.cgroup, r.names = cg, map[string]string{}
 					for _, x := range r.sample.limits {
-						r.names[x.Dev] = h.blockName(x.Dev)
+						r.names[x.Dev] = h.BlockName(x.Dev)
 					}
 					l.io[key] = r
 				}

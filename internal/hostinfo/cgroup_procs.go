@@ -77,7 +77,7 @@ func (h *Host) cgroupProcesses(dir string, byRSS bool) []CgroupProcess {
 		if err != nil {
 			continue
 		}
-		st, err := parseTaskStat(b)
+		st, err := procs.ParseStat(b)
 		if err != nil {
 			continue
 		}

@@ -269,22 +269,6 @@ func cgroupPIDs(d CgroupDirs) *CgroupPIDs {
 	return p
 }
 
-// blockName maps "major:minor" to the device name sysfs gives it: the
-// link's target, or the DEVNAME its uevent file gives.
-func (h *Host) blockName(dev string) string {
-	if l, err := os.Readlink(h.sysPath("dev", "block", dev)); err == nil {
-		return filepath.Base(l)
-	}
-	if b, err := os.ReadFile(h.sysPath("dev", "block", dev, "uevent")); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if name, ok := strings.CutPrefix(line, "DEVNAME="); ok && name != "" {
-				return name
-			}
-		}
-	}
-	return dev
-}
-
 func readKeyed(p string) (map[string]uint64, error) {
 	b, err := os.ReadFile(p)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // [BuildPerfSnapshot]); procfs only keeps totals since boot.
 type Counters struct {
 	Time  time.Time // when the reading was taken (monotonic)
-	stat  statCounters
+	stat  procStat
 	vm    map[string]uint64 // /proc/vmstat; empty when unreadable
 	disks []diskStat
 	net   []netDevStat
@@ -65,7 +65,7 @@ func (h *Host) ReadCounters(opts *CounterOptions) (Counters, []string, error) {
 	if err != nil {
 		return Counters{}, nil, fmt.Errorf("reading cpu counters: %w", err)
 	}
-	if c.stat, err = parseStatCounters(b); err != nil {
+	if c.stat, err = parseStat(b); err != nil {
 		return Counters{}, nil, err
 	}
 	c.mono = monotonic()
@@ -149,7 +149,7 @@ func (h *Host) RunQueue() (running, blocked int, err error) {
 	if err != nil {
 		return 0, 0, fmt.Errorf("reading run queue: %w", err)
 	}
-	st, err := parseStatCounters(b)
+	st, err := parseStat(b)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -79,7 +78,7 @@ func (h *Host) FindDeletedOpen(devs []string, budget time.Duration) map[string]*
 
 // comm is a process's name, or "?" once it has exited.
 func (h *Host) comm(pid int) string {
-	c, err := readTrimmed(h.procPath(strconv.Itoa(pid), "comm"))
+	c, err := h.Comm(pid)
 	if err != nil {
 		return "?"
 	}

@@ -65,7 +65,7 @@ func (h *Host) Filesystems(ctx context.Context, deletedAbove float64) ([]Filesys
 // ext4Errors reads /sys/fs/ext4/<device>/errors_count and last_error_time
 // for the block device dev ("major:minor"), named as the kernel names it.
 func (h *Host) ext4Errors(dev string) (*uint64, string) {
-	dir := h.sysPath("fs", "ext4", h.blockName(dev))
+	dir := h.sysPath("fs", "ext4", h.BlockName(dev))
 	n, err := readUint(filepath.Join(dir, "errors_count"))
 	if err != nil {
 		return nil, ""

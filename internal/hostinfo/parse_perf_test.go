@@ -156,7 +156,7 @@ func FuzzParseCountersFiles(f *testing.F) {
 			}
 		}
 		_, _ = parseNetDev(b)
-		_, _ = parseStatCounters(b)
+		_, _ = parseStat(b)
 		_, _ = parseKeyedUints(b)
 		_, _ = parseProcIO(b)
 	})

@@ -20,26 +20,36 @@ func (c cpuTimes) total() uint64 {
 	return c.User + c.Nice + c.System + c.Idle + c.Iowait + c.IRQ + c.SoftIRQ + c.Steal
 }
 
-// procStat is what we need of /proc/stat.
+// procStat is what hostmcp reads of /proc/stat (Documentation/filesystems/proc.rst,
+// "Miscellaneous kernel statistics in /proc/stat"): sys_snapshot's CPU times,
+// the boot time, and perf_snapshot's per-CPU times and scheduler counters.
 type procStat struct {
-	CPU      cpuTimes // the aggregate "cpu" line
-	CPUs     int      // number of "cpuN" lines: CPUs online when the file was read
-	BootTime int64    // "btime": seconds since the epoch
+	CPU          cpuTimes      // the aggregate "cpu" line
+	PerCPU       []perCPUTimes // one per "cpuN" line: the CPUs online when the file was read
+	BootTime     int64         // "btime": seconds since the epoch
+	Ctxt         uint64        // context switches since boot
+	Intr         uint64        // interrupts serviced since boot (the first "intr" column)
+	ProcsRunning int           // runnable tasks right now
+	ProcsBlocked int           // tasks blocked on I/O right now
 }
 
-// parseStat parses /proc/stat as described in the kernel's
-// Documentation/filesystems/proc.rst, "Miscellaneous kernel statistics in
-// /proc/stat". We parse it ourselves rather than with procfs because procfs
-// converts ticks to float seconds, and a percentage over 100 ms needs the exact
-// integer deltas. Columns a kernel does not print (older kernels have fewer) are 0.
+type perCPUTimes struct {
+	ID    int
+	Times cpuTimes
+}
+
+// parseStat parses /proc/stat, the one parser of it. We parse it ourselves
+// rather than with procfs because procfs converts ticks to float seconds,
+// and a percentage over 100 ms needs the exact integer deltas. Columns a
+// kernel does not print (older kernels have fewer) are 0.
 func parseStat(b []byte) (procStat, error) {
 	var st procStat
 	seenCPU := false
 	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024) // the "intr" line is long
+	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024) // "intr" has a column per IRQ
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 {
+		if len(fields) < 2 {
 			continue
 		}
 		switch name := fields[0]; {
@@ -50,15 +60,41 @@ func parseStat(b []byte) (procStat, error) {
 			}
 			st.CPU, seenCPU = t, true
 		case strings.HasPrefix(name, "cpu"):
-			if _, err := strconv.Atoi(name[3:]); err == nil {
-				st.CPUs++
+			id, err := strconv.Atoi(name[3:])
+			if err != nil || id < 0 {
+				continue
 			}
-		case name == "btime" && len(fields) > 1:
+			t, err := parseCPUTimes(fields[1:])
+			if err != nil {
+				return procStat{}, fmt.Errorf("parsing /proc/stat %s line: %w", name, err)
+			}
+			st.PerCPU = append(st.PerCPU, perCPUTimes{ID: id, Times: t})
+		case name == "btime":
 			v, err := strconv.ParseInt(fields[1], 10, 64)
 			if err != nil {
 				return procStat{}, fmt.Errorf("parsing /proc/stat btime %q: %w", fields[1], err)
 			}
 			st.BootTime = v
+		case name == "ctxt" || name == "intr":
+			v, err := strconv.ParseUint(fields[1], 10, 64)
+			if err != nil {
+				return procStat{}, fmt.Errorf("parsing /proc/stat %s %q: %w", name, fields[1], err)
+			}
+			if name == "ctxt" {
+				st.Ctxt = v
+			} else {
+				st.Intr = v
+			}
+		case name == "procs_running" || name == "procs_blocked":
+			v, err := strconv.Atoi(fields[1])
+			if err != nil || v < 0 {
+				return procStat{}, fmt.Errorf("parsing /proc/stat %s %q: not a count", name, fields[1])
+			}
+			if name == "procs_running" {
+				st.ProcsRunning = v
+			} else {
+				st.ProcsBlocked = v
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -19,19 +19,30 @@ func TestParseStat(t *testing.T) {
 			in: "cpu  19036 0 3270 246010 246 0 89 25 7 0\ncpu0 9631 0 1635 122900 125 0 38 12 0 0\n" +
 				"cpu1 9405 0 1635 123110 120 0 50 13 0 0\nintr 521754 0 0\nctxt 787361\nbtime 1795315137\n",
 			want: procStat{
-				CPU:  cpuTimes{User: 19036, System: 3270, Idle: 246010, Iowait: 246, SoftIRQ: 89, Steal: 25},
-				CPUs: 2, BootTime: 1795315137,
+				CPU: cpuTimes{User: 19036, System: 3270, Idle: 246010, Iowait: 246, SoftIRQ: 89, Steal: 25},
+				PerCPU: []perCPUTimes{
+					{0, cpuTimes{User: 9631, System: 1635, Idle: 122900, Iowait: 125, SoftIRQ: 38, Steal: 12}},
+					{1, cpuTimes{User: 9405, System: 1635, Idle: 123110, Iowait: 120, SoftIRQ: 50, Steal: 13}},
+				},
+				BootTime: 1795315137, Ctxt: 787361, Intr: 521754,
 			},
+		},
+		{
+			name: "scheduler counters",
+			in:   "cpu 1 2 3 4\nprocs_running 3\nprocs_blocked 1\n",
+			want: procStat{CPU: cpuTimes{User: 1, Nice: 2, System: 3, Idle: 4}, ProcsRunning: 3, ProcsBlocked: 1},
 		},
 		{
 			name: "2.4 kernel with four columns",
 			in:   "cpu 1 2 3 4\ncpu0 1 2 3 4\n",
-			want: procStat{CPU: cpuTimes{User: 1, Nice: 2, System: 3, Idle: 4}, CPUs: 1},
+			want: procStat{CPU: cpuTimes{User: 1, Nice: 2, System: 3, Idle: 4}, PerCPU: []perCPUTimes{{0, cpuTimes{User: 1, Nice: 2, System: 3, Idle: 4}}}},
 		},
 		{name: "no aggregate line", in: "cpu0 1 2 3 4\nbtime 5\n", wantErr: true},
 		{name: "too few columns", in: "cpu 1 2 3\n", wantErr: true},
 		{name: "negative counter", in: "cpu 1 -2 3 4\n", wantErr: true},
 		{name: "bad btime", in: "cpu 1 2 3 4\nbtime soon\n", wantErr: true},
+		{name: "bad per-cpu line", in: "cpu 1 2 3 4\ncpu0 1 2\n", wantErr: true},
+		{name: "negative run queue", in: "cpu 1 2 3 4\nprocs_running -1\n", wantErr: true},
 		{name: "empty", in: "", wantErr: true},
 		{name: "cpufreq-like name is not a cpu", in: "cpu 1 2 3 4\ncpux 1 2 3 4\n",
 			want: procStat{CPU: cpuTimes{User: 1, Nice: 2, System: 3, Idle: 4}}},

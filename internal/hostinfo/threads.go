@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/hostmcp/hostmcp/internal/procs"
 )
 
 // ThreadTimes is one thread's cumulative CPU time from /proc/<pid>/task/<tid>/stat.
@@ -22,47 +24,6 @@ type ThreadTimes struct {
 	// for one, since the thread started.
 	Schedstat       bool
 	OnCPUNS, RunqNS uint64
-}
-
-// taskStat is what we need of a /proc/<pid>/stat line (proc_pid_stat(5)).
-// The command sits in parentheses and may itself contain spaces and ")", so
-// fields are counted from the last ")".
-type taskStat struct {
-	PID          int
-	Comm, State  string
-	UTime, STime uint64
-	Processor    int
-}
-
-func parseTaskStat(b []byte) (taskStat, error) {
-	s := strings.TrimSpace(string(b))
-	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-	if open < 0 || end < open {
-		return taskStat{}, fmt.Errorf("stat %q: no (comm)", s)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(s[:open]))
-	if err != nil {
-		return taskStat{}, fmt.Errorf("stat pid %q: %w", s[:open], err)
-	}
-	if pid < 1 {
-		return taskStat{}, fmt.Errorf("stat pid %d: not a process id", pid)
-	}
-	f := strings.Fields(s[end+1:])
-	// After comm: state(3) ... utime(14) stime(15) ... processor(39).
-	if len(f) < 13 {
-		return taskStat{}, fmt.Errorf("stat of %d: %d fields after comm, want at least 13", pid, len(f))
-	}
-	st := taskStat{PID: pid, Comm: s[open+1 : end], State: f[0]}
-	if st.UTime, err = strconv.ParseUint(f[11], 10, 64); err != nil {
-		return taskStat{}, fmt.Errorf("stat utime %q: %w", f[11], err)
-	}
-	if st.STime, err = strconv.ParseUint(f[12], 10, 64); err != nil {
-		return taskStat{}, fmt.Errorf("stat stime %q: %w", f[12], err)
-	}
-	if len(f) > 36 {
-		st.Processor, _ = strconv.Atoi(f[36])
-	}
-	return st, nil
 }
 
 // parseSchedstat reads a schedstat line: time on a CPU and time waiting on
@@ -99,7 +60,7 @@ func (h *Host) ReadThreads(pid int, schedstat bool) ([]ThreadTimes, error) {
 		if err != nil {
 			continue
 		}
-		st, err := parseTaskStat(b)
+		st, err := procs.ParseStat(b)
 		if err != nil {
 			return nil, err
 		}

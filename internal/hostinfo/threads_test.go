@@ -36,26 +36,6 @@ func TestReadThreadsFixture(t *testing.T) {
 	}
 }
 
-func TestParseTaskStat(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		in   string
-		want taskStat
-		bad  bool
-	}{
-		{in: "7 (a b) R 1 1 1 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 100 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 3 0", want: taskStat{PID: 7, Comm: "a b", State: "R", UTime: 5, STime: 6, Processor: 3}},
-		{in: "8 (x) y)) S 1 1 1 0 -1 0 0 0 0 0 1 2 0", want: taskStat{PID: 8, Comm: "x) y)", State: "S", UTime: 1, STime: 2}},
-		{in: "9 (short) S 1 2", bad: true},
-		{in: "nopid (x) S 1 1 1 0 -1 0 0 0 0 0 1 2 0", bad: true},
-		{in: "10 x S", bad: true},
-	} {
-		got, err := parseTaskStat([]byte(tc.in))
-		if (err != nil) != tc.bad || (!tc.bad && got != tc.want) {
-			t.Errorf("%q: %+v, %v", tc.in, got, err)
-		}
-	}
-}
-
 func TestParseSchedstat(t *testing.T) {
 	t.Parallel()
 	on, runq, err := parseSchedstat([]byte("1144808163 875716 87\n"))
@@ -67,16 +47,6 @@ func TestParseSchedstat(t *testing.T) {
 			t.Errorf("%q parsed", bad)
 		}
 	}
-}
-
-func FuzzParseTaskStat(f *testing.F) {
-	f.Add([]byte("12291 (worker (hot) 1) R 12245 12245 24293 0 -1 4194368 4 6514 0 0 113 0 14 20 20 0 3 0 5 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		st, err := parseTaskStat(b)
-		if err == nil && (st.State == "" || st.PID < 1) {
-			t.Errorf("%q: parsed without a state or a process id: %+v", b, st)
-		}
-	})
 }
 
 func FuzzParseSchedstat(f *testing.F) {

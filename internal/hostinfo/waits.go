@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/hostmcp/hostmcp/internal/procs"
 )
 
 // ThreadWait is where a thread is now, from /proc/<pid>/task/<tid>: its
@@ -32,7 +34,7 @@ func (h *Host) ReadThreadWait(pid, tid int) (ThreadWait, error) {
 	if err != nil {
 		return ThreadWait{}, fmt.Errorf("reading thread %d of pid %d: %w", tid, pid, err)
 	}
-	st, err := parseTaskStat(b)
+	st, err := procs.ParseStat(b)
 	if err != nil {
 		return ThreadWait{}, err
 	}

@@ -63,23 +63,30 @@ func parsePIDMax(b []byte) (int, error) {
 	return n, nil
 }
 
-// statFields is what proc_list and proc_kill need of /proc/<pid>/stat.
-type statFields struct {
+// Stat is what hostmcp reads of /proc/<pid>/stat, and of a thread's
+// /proc/<pid>/task/<tid>/stat, which has the same layout: the process
+// table (proc_list, proc_kill) and the thread readers of hostinfo share
+// this one parser, as procfs's Proc and its threads do.
+type Stat struct {
 	PID, PPID    int
 	Comm, State  string
 	Flags        uint
-	UTime, STime uint64
+	UTime, STime uint64 // in ClockTicks
 	Threads      int
 	StartTicks   uint64
 	RSSPages     int64
+	// Processor is the CPU the task last ran on; 0 when the kernel does
+	// not print it.
+	Processor int
 }
 
-// parsePIDStat parses /proc/<pid>/stat (proc_pid_stat(5)). The command name
+// ParseStat parses /proc/<pid>/stat (proc_pid_stat(5)). The command name
 // may hold spaces and parentheses, so it runs from the first '(' to the
-// last ')'; the numbered fields follow. Written by hand rather than with
-// procfs, whose fmt.Fscan parse was a third of a listing's time.
-func parsePIDStat(b []byte) (statFields, error) {
-	var s statFields
+// last ')'; the numbered fields follow, through rss at least. Written by
+// hand rather than with procfs, whose fmt.Fscan parse was a third of a
+// listing's time.
+func ParseStat(b []byte) (Stat, error) {
+	var s Stat
 	open := bytes.IndexByte(b, '(')
 	closing := bytes.LastIndexByte(b, ')')
 	if open < 1 || closing < open {
@@ -96,7 +103,7 @@ func parsePIDStat(b []byte) (statFields, error) {
 	f := bytes.Fields(b[closing+1:])
 	// Index in f of each field we need: state is field 3 of the man page.
 	const (
-		iState, iPPID, iFlags, iUTime, iSTime, iThreads, iStart, iRSS = 0, 1, 6, 11, 12, 17, 19, 21
+		iState, iPPID, iFlags, iUTime, iSTime, iThreads, iStart, iRSS, iProcessor = 0, 1, 6, 11, 12, 17, 19, 21, 36
 	)
 	if len(f) <= iRSS {
 		return s, fmt.Errorf("stat: %d fields after comm, want at least %d", len(f), iRSS+1)
@@ -123,5 +130,8 @@ func parsePIDStat(b []byte) (statFields, error) {
 		return s, fmt.Errorf("stat: rss: %w", err)
 	}
 	s.RSSPages = rss
+	if len(f) > iProcessor {
+		s.Processor, _ = strconv.Atoi(string(f[iProcessor]))
+	}
 	return s, nil
 }

@@ -10,32 +10,39 @@ func TestParsePIDStat(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		want statFields
+		want Stat
 		bad  bool
 	}{
 		{
 			name: "process",
 			in:   "4242 (nginx: worker) S 4240 4240 4240 0 -1 4194624 120 0 0 0 310 95 0 0 20 0 4 0 281234 1073741824 2560 18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 0 0 0 0 0\n",
-			want: statFields{PID: 4242, PPID: 4240, Comm: "nginx: worker", State: "S", Flags: 4194624, UTime: 310, STime: 95, Threads: 4, StartTicks: 281234, RSSPages: 2560},
+			want: Stat{PID: 4242, PPID: 4240, Comm: "nginx: worker", State: "S", Flags: 4194624, UTime: 310, STime: 95, Threads: 4, StartTicks: 281234, RSSPages: 2560, Processor: 1},
 		},
 		{
 			name: "comm with parentheses and spaces",
 			in:   "7 (a) (b) c) R 1 7 7 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 99 0 0 0",
-			want: statFields{PID: 7, PPID: 1, Comm: "a) (b) c", State: "R", UTime: 1, STime: 2, Threads: 1, StartTicks: 99},
+			want: Stat{PID: 7, PPID: 1, Comm: "a) (b) c", State: "R", UTime: 1, STime: 2, Threads: 1, StartTicks: 99},
 		},
 		{
 			name: "kernel thread",
 			in:   "12 (kworker/0:1-events) I 2 0 0 0 -1 69238880 0 0 0 0 0 40 0 0 20 0 1 0 15 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 0 0 0 0 0 0",
-			want: statFields{PID: 12, PPID: 2, Comm: "kworker/0:1-events", State: "I", Flags: 69238880, STime: 40, Threads: 1, StartTicks: 15},
+			want: Stat{PID: 12, PPID: 2, Comm: "kworker/0:1-events", State: "I", Flags: 69238880, STime: 40, Threads: 1, StartTicks: 15},
+		},
+		{
+			name: "thread",
+			in:   "7 (a b) R 1 1 1 0 -1 0 0 0 0 0 5 6 0 0 20 0 1 0 100 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 3 0",
+			want: Stat{PID: 7, PPID: 1, Comm: "a b", State: "R", UTime: 5, STime: 6, Threads: 1, StartTicks: 100, Processor: 3},
 		},
 		{name: "no comm", in: "1 init S 0", bad: true},
+		{name: "through stime only", in: "8 (x) y)) S 1 1 1 0 -1 0 0 0 0 0 1 2 0", bad: true},
+		{name: "pid not positive", in: "0 (x) S 1 1 1 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 99 0 0 0", bad: true},
 		{name: "short", in: "1 (init) S 0 1 1", bad: true},
 		{name: "not numeric", in: "1 (x) S z 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0", bad: true},
 		{name: "empty", in: "", bad: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := parsePIDStat([]byte(tc.in))
+			got, err := ParseStat([]byte(tc.in))
 			if tc.bad {
 				if err == nil {
 					t.Fatalf("want an error, got %+v", got)
@@ -104,7 +111,7 @@ func FuzzParsePIDStat(f *testing.F) {
 	f.Add([]byte("4242 (nginx: worker) S 4240 4240 4240 0 -1 4194624 120 0 0 0 310 95 0 0 20 0 4 0 281234 1073741824 2560 0"))
 	f.Add([]byte("7 (a) (b) c) R 1 7 7 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 99 0 0 0"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := parsePIDStat(b)
+		s, err := ParseStat(b)
 		if err == nil && (s.PID < 1 || len(s.Comm) > len(b)) {
 			t.Errorf("implausible %+v", s)
 		}

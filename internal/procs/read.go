@@ -60,7 +60,7 @@ func (r *Reader) readStat(pid int, sc *scratch) (Process, error) {
 	if err != nil {
 		return Process{}, notFound(err)
 	}
-	s, err := parsePIDStat(b)
+	s, err := ParseStat(b)
 	if err != nil {
 		return Process{}, fmt.Errorf("pid %d: %w", pid, err)
 	}

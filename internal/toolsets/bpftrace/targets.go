@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"debug/elf"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 )
 
 // A uprobe, uretprobe or USDT probe attaches to a file's inode: every
@@ -108,7 +109,7 @@ func identify(path string) (int, fileID, *unix.Stat_t, error) {
 // reopen opens for reading the regular file an O_PATH descriptor holds,
 // the very inode identify judged, not whatever its path names now.
 func reopen(fd int) (*os.File, error) {
-	return os.Open(fmt.Sprintf("/proc/self/fd/%d", fd))
+	return os.Open(kernelpath.SelfFD(uintptr(fd)))
 }
 
 // judge returns why a probe on the file at path needs a setting, and the

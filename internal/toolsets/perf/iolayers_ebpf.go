@@ -15,7 +15,7 @@ func (s *Set) vfsEBPF(ctx context.Context, d time.Duration) (VFSCounts, error) {
 		return VFSCounts{}, tool.Wrap(tool.CapabilityMissing, err, "eBPF tracing is not possible here: %v", err).
 			WithSuggestion("Use mode procfs, which needs no eBPF; perf_info shows what this host supports.")
 	}
-	res, err := ebpf.FileIO(ctx, d, ebpf.FileIOOptions{}, nil, nil)
+	res, err := ebpf.FileIO(ctx, d, ebpf.FileIOOptions{Host: s.deps.Host}, nil, nil)
 	if err != nil {
 		return VFSCounts{}, tool.Failed(err)
 	}

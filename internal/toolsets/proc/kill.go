@@ -77,6 +77,9 @@ func (s *Set) handleKill(ctx context.Context, call *tool.Call, in killIn) (killO
 	if err := s.ready(); err != nil {
 		return killOut{}, err
 	}
+	if err := s.signallable(); err != nil {
+		return killOut{}, err
+	}
 	t, err := s.validate(in.PID)
 	if err != nil {
 		return killOut{}, err

@@ -9,14 +9,15 @@ import (
 	"sync"
 
 	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/procs"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // Deps are what the proc tools read and decide with.
 type Deps struct {
-	// ProcRoot is where procfs is mounted; "" is /proc.
-	ProcRoot string
+	// Host is where processes are read from; nil reads the live host.
+	Host *hostinfo.Host
 	// Config holds the guardrails the operator chose.
 	Config config.ProcessConf
 	// Self is the pid of the server, protected from proc_kill with its
@@ -29,8 +30,11 @@ type Set struct {
 	deps    Deps
 	reader  *procs.Reader
 	openErr error // procfs could not be opened: every tool reports it
-	users   *procs.Users
-	uid     int // the server's effective uid: "own" processes are its
+	// ownNS says the procfs read numbers processes as the server's own pid
+	// namespace does, which signalling by pidfd needs.
+	ownNS bool
+	users *procs.Users
+	uid   int // the server's effective uid: "own" processes are its
 
 	cpuMu sync.Mutex
 	prev  *cpuSample // the last sample, for cpu_percent since the previous call
@@ -43,7 +47,12 @@ func New(d *Deps) *Set {
 	if s.deps.Self == 0 {
 		s.deps.Self = os.Getpid()
 	}
-	s.reader, s.openErr = procs.New(d.ProcRoot, wholeCommand)
+	host := d.Host
+	if host == nil {
+		host = hostinfo.New(hostinfo.Roots{})
+	}
+	s.reader, s.openErr = host.Processes(wholeCommand)
+	s.ownNS = host.OwnPIDNamespace()
 	return s
 }
 
@@ -64,6 +73,18 @@ func (s *Set) ready() error {
 			WithSuggestion("Mount procfs at /proc (mount -t proc proc /proc); process tools need it.")
 	}
 	return nil
+}
+
+// signallable refuses proc_kill where the procfs read is not the server's
+// own pid namespace's ([host] proc names the host's from a container with
+// a pid namespace of its own): a pid validated there may name another
+// process in the namespace pidfd_open looks in.
+func (s *Set) signallable() error {
+	if s.ownNS {
+		return nil
+	}
+	return tool.Errorf(tool.CapabilityMissing, "proc_kill is off: the procfs hostmcp reads ([host] proc) is not of its own pid namespace, so a pid there may name another process than the one a signal would reach").
+		WithSuggestion("Run hostmcp in the host's pid namespace (--pid=host, hostPID: true) to signal host processes; proc_list and proc_tree still work.")
 }
 
 // visible says whether the agent may see p's details under list_other_users.

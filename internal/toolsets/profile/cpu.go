@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/flamegraph"
-	"github.com/hostmcp/hostmcp/internal/procs"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -60,7 +60,7 @@ func (s *Set) handleCPU(ctx context.Context, call *tool.Call, in cpuIn) (cpuOut,
 	dur := time.Duration(cmp.Or(in.DurationSeconds, 10)) * time.Second
 	rate := cmp.Or(in.SampleRateHz, 99)
 	if in.PID != 0 {
-		if _, err := os.Stat("/proc/" + strconv.Itoa(in.PID)); err != nil {
+		if !s.deps.Host.ProcessExists(in.PID) {
 			return cpuOut{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
 		}
 	}
@@ -159,7 +159,7 @@ func (s *Set) saveArtifacts(ctx context.Context, call *tool.Call, toolName strin
 // procfsProfile samples per-process CPU time from /proc when perf is not
 // there: shares, no stacks.
 func (s *Set) procfsProfile(ctx context.Context, call *tool.Call, dur time.Duration, pid int) (cpuOut, error) {
-	read := func() map[int]procTicks { return readTicks(pid) }
+	read := func() map[int]procTicks { return readTicks(s.deps.Host, pid) }
 	before := read()
 	if err := tool.Sleep(ctx, dur); err != nil {
 		return cpuOut{}, err
@@ -179,10 +179,10 @@ type procTicks struct {
 	ticks uint64
 }
 
-// readTicks reads the CPU time of every process (or of pid) from /proc.
-func readTicks(pid int) map[int]procTicks {
+// readTicks reads the CPU time of every process (or of pid) from procfs.
+func readTicks(host *hostinfo.Host, pid int) map[int]procTicks {
 	out := map[int]procTicks{}
-	r, err := procs.New("/proc", 0)
+	r, err := host.Processes(0)
 	if err != nil {
 		return out
 	}

@@ -3,7 +3,6 @@ package profile
 import (
 	"cmp"
 	"context"
-	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -135,7 +134,7 @@ func (s *Set) ioTrace(ctx context.Context, call *tool.Call, dur time.Duration, d
 	}
 	out := ioLatencyOut{Mode: "trace", Mechanism: "bpftrace: tracepoint:block:block_rq_issue and block_rq_complete", DurationSeconds: dur.Seconds(), Devices: []deviceLatency{}}
 	for i := range hists {
-		name := devName(profile.DevName(hists[i].Key))
+		name := s.deps.Host.BlockName(profile.DevName(hists[i].Key))
 		if device != "" && name != device {
 			continue
 		}
@@ -146,18 +145,4 @@ func (s *Set) ioTrace(ctx context.Context, call *tool.Call, dur time.Duration, d
 		call.Warn("no block request completed during the interval")
 	}
 	return out, nil
-}
-
-// devName names a "major:minor" block device from sysfs, or keeps the numbers.
-func devName(mm string) string {
-	b, err := os.ReadFile("/sys/dev/block/" + mm + "/uevent")
-	if err != nil {
-		return mm
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "DEVNAME="); ok {
-			return v
-		}
-	}
-	return mm
 }

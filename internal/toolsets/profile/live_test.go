@@ -350,11 +350,11 @@ func TestSchedToolsLive(t *testing.T) {
 	worst := 0.0
 	for _, task := range lat.Tasks {
 		for sp := range spinners { // the spinning goroutine may be on any of its threads
-			if task.TID == sp || isThreadOf(task.TID, sp) {
+			if task.TID == sp || s.deps.Host.ThreadOf(task.TID, sp) {
 				worst = max(worst, task.MaxDelayMS)
 			}
 		}
-		if task.TID != 0 && isThreadOf(task.TID, os.Getpid()) {
+		if task.TID != 0 && s.deps.Host.ThreadOf(task.TID, os.Getpid()) {
 			t.Errorf("the measuring process's own thread is listed: %+v", task)
 		}
 	}

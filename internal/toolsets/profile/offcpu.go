@@ -8,8 +8,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
@@ -54,7 +52,7 @@ func (s *Set) handleOffCPU(ctx context.Context, call *tool.Call, in schedIn) (of
 		return offCPUOut{}, tool.Errorf(tool.InvalidDuration, "duration_seconds %d: at most 30", in.DurationSeconds)
 	}
 	if in.PID != 0 {
-		tgid, err := processOf(in.PID)
+		tgid, err := s.processOf(in.PID)
 		if err != nil {
 			return offCPUOut{}, err
 		}
@@ -94,19 +92,16 @@ func finishOffCPU(out offCPUOut, in schedIn) offCPUOut {
 }
 
 // processOf is the process thread or process id belongs to.
-func processOf(id int) (int, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(id) + "/status")
+func (s *Set) processOf(id int) (int, error) {
+	r, err := s.deps.Host.Processes(0)
+	if err != nil {
+		return 0, tool.Wrap(tool.CapabilityMissing, err, "procfs is not readable: %v", err)
+	}
+	p, err := r.Read(id, false)
 	if err != nil {
 		return 0, tool.Errorf(tool.PIDNotFound, "no process with pid %d", id)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Tgid:"); ok {
-			if tgid, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-				return tgid, nil
-			}
-		}
-	}
-	return id, nil
+	return p.TGID, nil
 }
 
 // offCPUeBPF follows the window with eBPF, then names the stacks and asks

@@ -25,7 +25,7 @@ func (s *Set) offCPUPerf(ctx context.Context, call *tool.Call, in schedIn) (offC
 	tasks := map[int]*waitTask{}
 	last := map[int]string{} // how each thread last left the CPU
 	total := map[string]float64{}
-	m := newMeasurer(rec.perfPID)
+	m := newMeasurer(s.deps.Host, rec.perfPID)
 	for _, r := range rows {
 		m.saw(r.Task, r.TID)
 	}

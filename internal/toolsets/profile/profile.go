@@ -36,7 +36,11 @@ type Set struct {
 // New builds the profile toolset.
 func New(d *Deps) *Set {
 	exe, _ := os.Executable() // without it, recordings answer an error
-	return &Set{deps: *d, exe: exe}
+	s := &Set{deps: *d, exe: exe}
+	if s.deps.Host == nil {
+		s.deps.Host = hostinfo.New(hostinfo.Roots{})
+	}
+	return s
 }
 
 // Toolset lists the profiling tools.

@@ -6,9 +6,9 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
@@ -36,7 +36,7 @@ func (s *Set) recordSched(ctx context.Context, call *tool.Call, in schedIn, max 
 		return rec, tool.Errorf(tool.InvalidDuration, "duration_seconds %d: at most %d", in.DurationSeconds, max)
 	}
 	if in.PID != 0 {
-		if _, err := os.Stat("/proc/" + strconv.Itoa(in.PID)); err != nil {
+		if !s.deps.Host.ProcessExists(in.PID) {
 			return rec, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
 		}
 	}
@@ -62,13 +62,14 @@ func (s *Set) recordSched(ctx context.Context, call *tool.Call, in schedIn, max 
 // until it becomes this binary). They sleep through the whole window by
 // design and would head every system-wide off-CPU table.
 type measurer struct {
+	host       *hostinfo.Host
 	self, perf int
 	workload   map[int]bool // tids seen as perf-exec
 	left       map[int]bool // tids left out
 }
 
-func newMeasurer(perfPID int) *measurer {
-	return &measurer{self: os.Getpid(), perf: perfPID, workload: map[int]bool{}, left: map[int]bool{}}
+func newMeasurer(host *hostinfo.Host, perfPID int) *measurer {
+	return &measurer{host: host, self: os.Getpid(), perf: perfPID, workload: map[int]bool{}, left: map[int]bool{}}
 }
 
 // saw notes a task name perf recorded for tid; call it for every row first.
@@ -81,7 +82,7 @@ func (m *measurer) saw(task string, tid int) {
 // owns reports whether thread tid of process pid (0 when perf did not say)
 // is one of the measurement's, and counts it if so.
 func (m *measurer) owns(pid, tid int) bool {
-	own := m.workload[tid] || tid == m.perf || pid == m.perf || pid == m.self || (pid == 0 && tid > 0 && isThreadOf(tid, m.self))
+	own := m.workload[tid] || tid == m.perf || pid == m.perf || pid == m.self || (pid == 0 && tid > 0 && m.host.ThreadOf(tid, m.self))
 	if own {
 		m.left[tid] = true
 	}
@@ -125,19 +126,19 @@ func (s *Set) handleSchedLatency(ctx context.Context, call *tool.Call, in schedI
 		return schedLatencyOut{}, err
 	}
 	tasks := profile.ParseSchedLatency(raw)
-	m := newMeasurer(rec.perfPID)
+	m := newMeasurer(s.deps.Host, rec.perfPID)
 	for _, t := range tasks {
 		m.saw(t.Task, t.TID)
 	}
 	tasks = slices.DeleteFunc(tasks, func(t profile.TaskLatency) bool {
 		if in.PID != 0 {
-			return t.TID != in.PID && !isThreadOf(t.TID, in.PID)
+			return t.TID != in.PID && !s.deps.Host.ThreadOf(t.TID, in.PID)
 		}
 		return m.owns(0, t.TID)
 	})
 	for i := range tasks {
 		if tasks[i].Task == "" { // perf knew no name: the thread may still be there
-			tasks[i].Task = commOf(tasks[i].TID)
+			tasks[i].Task = s.commOf(tasks[i].TID)
 		}
 	}
 	slices.SortFunc(tasks, func(a, b profile.TaskLatency) int {
@@ -155,16 +156,10 @@ func (s *Set) handleSchedLatency(ctx context.Context, call *tool.Call, in schedI
 
 // commOf names a thread perf recorded without a name, from /proc while it
 // is still there.
-func commOf(tid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(tid) + "/comm")
+func (s *Set) commOf(tid int) string {
+	c, err := s.deps.Host.Comm(tid)
 	if err != nil {
 		return "[unknown]"
 	}
-	return strings.TrimSpace(string(b))
-}
-
-// isThreadOf reports whether tid is a thread of process pid.
-func isThreadOf(tid, pid int) bool {
-	_, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(tid))
-	return err == nil
+	return c
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 )
 
 // harden protects the server from the programs it starts. Sessions run
@@ -32,7 +34,7 @@ func harden() error {
 		return fmt.Errorf("marking descriptors close-on-exec: %w", err)
 	}
 	// Kernels before 5.11: one descriptor at a time.
-	ents, err := os.ReadDir("/proc/self/fd")
+	ents, err := os.ReadDir(kernelpath.SelfFDDir)
 	if err != nil {
 		return fmt.Errorf("listing descriptors: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
 )
 
@@ -52,7 +53,7 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 	attr, userns := namespaced()
 	spec.setup.AwaitIDMaps = userns
 	s.cmd = &exec.Cmd{
-		Path:        "/proc/self/exe", // this very binary, even if its file was replaced since
+		Path:        kernelpath.SelfExe, // this very binary, even if its file was replaced since
 		Args:        sessinit.Args(spec.path, spec.argv),
 		Env:         append(spec.env[:len(spec.env):len(spec.env)], spec.setup.EnvEntry()),
 		Dir:         spec.dir,
@@ -116,7 +117,7 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 	if err == nil {
 		err = sp.start(s.cmd)
 		if err != nil && userns {
-			err = startRefused(err, hostProc)
+			err = startRefused(err, kernelpath.Proc)
 		}
 		if err == nil && mapped != nil {
 			if err = mapIDs(s.cmd.Process.Pid, mapped); err != nil {
@@ -176,7 +177,7 @@ func ownTerminal(master, tty *os.File, u *sessinit.User) error {
 // wait is long because it ends as soon as the program runs: on a loaded
 // host (CI compiling beside it) fork and exec have taken over 2 s.
 func programPID(pid int) int {
-	initExe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	initExe, err := os.Readlink(kernelpath.Child(pid, "exe"))
 	if err != nil {
 		return pid // init has already ended
 	}
@@ -186,8 +187,11 @@ func programPID(pid int) int {
 			break // init has already ended
 		}
 		for _, f := range children {
-			exe, err := os.Readlink("/proc/" + f + "/exe")
-			if child, aerr := strconv.Atoi(f); aerr == nil && err == nil && exe != initExe {
+			child, aerr := strconv.Atoi(f)
+			if aerr != nil {
+				continue
+			}
+			if exe, err := os.Readlink(kernelpath.Child(child, "exe")); err == nil && exe != initExe {
 				return child
 			}
 		}
@@ -199,13 +203,13 @@ func programPID(pid int) int {
 // belongs to the thread that forked it, and Go forks from whichever thread
 // the goroutine runs on, not only the main one.
 func childrenOf(pid int) ([]string, bool) {
-	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	tasks, err := os.ReadDir(kernelpath.Child(pid, "task"))
 	if err != nil {
 		return nil, false
 	}
 	var children []string
 	for _, t := range tasks {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		b, err := os.ReadFile(kernelpath.Child(pid, "task", t.Name(), "children"))
 		if err == nil {
 			children = append(children, strings.Fields(string(b))...)
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
 )
@@ -61,7 +62,7 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 		return startOut{}, err
 	}
 	if needsUserNS() {
-		if b := usernsBlocked(hostProc); b != nil {
+		if b := usernsBlocked(kernelpath.Proc); b != nil {
 			return startOut{}, b.refusal()
 		}
 	}

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -55,10 +55,6 @@ func namespaced() (attr *syscall.SysProcAttr, userns bool) {
 // the server is not root.
 func needsUserNS() bool { return os.Geteuid() != 0 }
 
-// hostProc is where the server reads the kernel's settings and its
-// sessions' /proc files.
-const hostProc = "/proc"
-
 // mapIDs maps the server's own user and group, and nothing else (all an
 // unprivileged process may map), into the user namespace of the session
 // init pid, which this server started and has not reaped; then it tells
@@ -66,13 +62,12 @@ const hostProc = "/proc"
 // ready is closed either way: init reads the end of it as a failure.
 func mapIDs(pid int, ready *os.File) error {
 	defer ready.Close()
-	dir := hostProc + "/" + strconv.Itoa(pid) + "/"
 	for _, m := range []struct{ file, text string }{
 		{"setgroups", "deny"}, // the kernel lets an unprivileged process map a group only after this
 		{"gid_map", fmt.Sprintf("%[1]d %[1]d 1\n", os.Getegid())},
 		{"uid_map", fmt.Sprintf("%[1]d %[1]d 1\n", os.Geteuid())},
 	} {
-		if err := writeOnce(dir+m.file, m.text); err != nil {
+		if err := writeOnce(kernelpath.Child(pid, m.file), m.text); err != nil {
 			if errors.Is(err, os.ErrPermission) && !selfReadable() {
 				exe, _ := os.Executable()
 				return tool.Wrap(tool.CapabilityMissing, err, "sessions cannot start: the hostmcp binary is not readable by the user it runs as, so the kernel makes every exec of it non-dumpable, the session's init included, whose user namespace the server then may not map (%v)", err).
@@ -90,7 +85,7 @@ func mapIDs(pid int, ready *os.File) error {
 // selfReadable reports whether this binary may be read by the user it runs
 // as, and not only executed: exec leaves a program dumpable only then.
 func selfReadable() bool {
-	f, err := os.Open("/proc/self/exe")
+	f, err := os.Open(kernelpath.SelfExe)
 	if err != nil {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -62,7 +63,7 @@ func UserNSCheck() (needed bool, blocked, fix string) {
 	if !needsUserNS() {
 		return false, "", ""
 	}
-	if b := usernsBlocked(hostProc); b != nil {
+	if b := usernsBlocked(kernelpath.Proc); b != nil {
 		return true, b.setting + " is " + b.value, b.fix
 	}
 	return true, "", ""

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -36,7 +37,7 @@ func (r *searchReq) warnMounts(call *tool.Call, engine string) {
 		return
 	}
 	if engine == "rg" {
-		if info, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
+		if info, err := os.ReadFile(kernelpath.SelfMountinfo); err == nil {
 			if mps, err := hostinfo.MountPoints(info); err == nil {
 				for _, m := range r.fence.MountsBelow(mps) {
 					if r.opt.hidden || !hiddenPath(m) { // rg never looks there

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 	"github.com/hostmcp/hostmcp/internal/landlock"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -68,7 +68,7 @@ func runRg(ctx context.Context, ex *execx.Runner, loc fsroot.Loc, args []string,
 	// The child changes directory between fork and exec, while it still
 	// holds our descriptors: /proc/self is then the child itself, which a
 	// confined child may look into, unlike its parent.
-	dir := fmt.Sprintf("/proc/self/fd/%d", d.Fd())
+	dir := kernelpath.SelfFD(d.Fd())
 	var confine *landlock.Policy
 	if landlock.ABI() > 0 {
 		confine = &landlock.Policy{Read: []*os.File{d}}

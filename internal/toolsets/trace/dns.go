@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -91,7 +92,7 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 	wireCtx, stopWire := context.WithCancel(ctx)
 	defer stopWire()
 	var wg sync.WaitGroup
-	wire := newCollectWire(start)
+	wire := newCollectWire(s.host, start)
 	var wireRes ebpf.DNSWireResult
 	var wireErr error
 	wg.Go(func() {
@@ -101,7 +102,7 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 		}
 	})
 	libc := newCollectLookups(start)
-	res, err := ebpf.DNSLatency(ctx, d, pid, progs[0], libc.add)
+	res, err := ebpf.DNSLatency(ctx, s.host, d, pid, progs[0], libc.add)
 	libcRan := err == nil
 	switch {
 	case errors.Is(err, ebpf.ErrNoLibc):
@@ -131,7 +132,7 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 		return dnsOut{}, tool.Failed(err)
 	}
 	out := dnsOut{Mechanism: res.Mechanism, Lost: res.Lost, NotInTables: res.Unkeyed}
-	hosts := hostTable(res)
+	hosts := hostTable(s.host, res)
 	for _, h := range hosts {
 		out.Total += h.Count
 		out.Failed += h.Failed
@@ -147,7 +148,7 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 
 // hostTable turns the kernel's counts (one per process, function, result
 // and name) into a row per name and process, most lookups first.
-func hostTable(res ebpf.DNSResult) []dnsHost {
+func hostTable(host *hostinfo.Host, res ebpf.DNSResult) []dnsHost {
 	type key struct {
 		host string
 		pid  uint32
@@ -156,7 +157,7 @@ func hostTable(res ebpf.DNSResult) []dnsHost {
 	for _, h := range res.Hosts {
 		r := rows[key{h.Host, h.PID}]
 		if r == nil {
-			r = &dnsHost{Host: h.Host, PID: h.PID, Comm: res.Names.Of(h.PID)}
+			r = &dnsHost{Host: h.Host, PID: h.PID, Comm: res.Names.Of(host, h.PID)}
 			rows[key{h.Host, h.PID}] = r
 		}
 		r.Count += h.Count

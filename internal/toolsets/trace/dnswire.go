@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
 )
 
@@ -61,14 +62,15 @@ type wireRow struct {
 // collectWire gathers answered queries' records as the trace reads them:
 // a sample to list, and per name counts and latencies.
 type collectWire struct {
+	host  *hostinfo.Host // names processes the trace could not
 	start time.Duration
 	rows  *sample[wireRow]
 	names map[string]*wireName
 	lat   []float64
 }
 
-func newCollectWire(start time.Duration) *collectWire {
-	return &collectWire{start: start, rows: newSample[wireRow](maxRecords), names: map[string]*wireName{}}
+func newCollectWire(host *hostinfo.Host, start time.Duration) *collectWire {
+	return &collectWire{host: host, start: start, rows: newSample[wireRow](maxRecords), names: map[string]*wireName{}}
 }
 
 // maxNames bounds the names collectWire counts.
@@ -112,7 +114,7 @@ func (c *collectWire) result(w *dnsWire, res ebpf.DNSWireResult) (records, table
 	*w = dnsWire{Mechanism: ebpf.DNSWireMechanism, Lost: res.Lost, NotInTables: res.Unkeyed}
 	procs := make([]wireProcess, 0, len(res.Procs))
 	for _, p := range res.Procs {
-		row := wireProcess{PID: p.PID, Comm: res.Names.Of(p.PID), Sent: p.Sent, Unanswered: p.Sent - min(p.Answered, p.Sent), Errors: p.Errors,
+		row := wireProcess{PID: p.PID, Comm: res.Names.Of(c.host, p.PID), Sent: p.Sent, Unanswered: p.Sent - min(p.Answered, p.Sent), Errors: p.Errors,
 			AvgMS: num.Round3(ms(p.TotalLatency) / float64(max(p.Answered, 1))), MaxMS: ms(p.MaxLatency)}
 		w.Total += row.Sent
 		w.Unanswered += row.Unanswered

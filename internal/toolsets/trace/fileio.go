@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
 )
 
@@ -108,10 +109,10 @@ type procIORow struct {
 // named fills in the full paths of the files listed that no record named:
 // from the descriptors the processes still hold, looked up only for the
 // rows an answer lists.
-func named(rows []fileIORow) {
+func named(host *hostinfo.Host, rows []fileIORow) {
 	for i := range rows {
 		if r := &rows[i]; r.Path == "" {
-			r.Path = ebpf.FDPath(r.pid, r.fd, r.File)
+			r.Path = ebpf.FDPath(host, r.pid, r.fd, r.File)
 		}
 	}
 }
@@ -121,7 +122,7 @@ const ioOrder = "time spent in calls"
 
 // ioTables sums the kernel's counts (one per process, operation, errno and
 // file) by file and by process, most time first.
-func ioTables(res ebpf.FileIOResult) ([]fileIORow, []procIORow) {
+func ioTables(host *hostinfo.Host, res ebpf.FileIOResult) ([]fileIORow, []procIORow) {
 	type fileID struct {
 		dev uint32
 		ino uint64
@@ -140,7 +141,7 @@ func ioTables(res ebpf.FileIOResult) ([]fileIORow, []procIORow) {
 		fr.add(f)
 		pr := procs[f.PID]
 		if pr == nil {
-			pr = &procIORow{PID: f.PID, Comm: res.Names.Of(f.PID)}
+			pr = &procIORow{PID: f.PID, Comm: res.Names.Of(host, f.PID)}
 			procs[f.PID] = pr
 		}
 		pr.add(f)

@@ -77,13 +77,13 @@ func (s *Set) handleFile(ctx context.Context, call *tool.Call, in fileIn) (fileO
 		}
 		out.Mechanisms = append(out.Mechanisms, ebpf.FileIOMechanism)
 		g.Go(func() error {
-			o := ebpf.FileIOOptions{TGID: tgid, AllFiles: in.IncludeAllFiles, Slow: max(time.Duration(minMS)*time.Millisecond, 1)}
+			o := ebpf.FileIOOptions{TGID: tgid, AllFiles: in.IncludeAllFiles, Slow: max(time.Duration(minMS)*time.Millisecond, 1), Host: s.host}
 			var err error
 			ioRes, err = ebpf.FileIO(ctx, d, o, progs[0], slow.add)
 			return err
 		})
 	}
-	ops := newCollectOps(start, in.IncludeAllFiles)
+	ops := newCollectOps(s.host, start, in.IncludeAllFiles)
 	var opsRes ebpf.FileOpsResult
 	if opens || lifecycle {
 		out.Mechanisms = append(out.Mechanisms, ebpf.FileOpsMechanism)
@@ -100,11 +100,11 @@ func (s *Set) handleFile(ctx context.Context, call *tool.Call, in fileIn) (fileO
 	var records, tables []cut
 	if slowOps {
 		slowTotal := ioRes.Read.Slow + ioRes.Write.Slow
-		files, _ := ioTables(ioRes)
+		files, _ := ioTables(s.host, ioRes)
 		out.SlowTotal, out.Lost = &slowTotal, ioRes.Lost
 		out.NotInTables += ioRes.Read.Unkeyed + ioRes.Write.Unkeyed
 		out.IOByFile, out.IOByFileOf = files[:min(tableRows, len(files))], &listed{}
-		named(out.IOByFile)
+		named(s.host, out.IOByFile)
 		out.SlowOps, out.SlowOpsOf = slow.records(), &listed{}
 		records = append(records, spread(&out.SlowOps, int(slowTotal), out.SlowOpsOf))
 		tables = append(tables, head(&out.IOByFile, len(files), ioOrder, out.IOByFileOf))

@@ -47,9 +47,9 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 	if err := s.preflight("perf_io_latency (mode snapshot, from /proc/diskstats)"); err != nil {
 		return histOut{}, err
 	}
-	names := blockDevices()
+	names := s.blockDevices()
 	var want uint32
-	if disk := diskOf(in.Device); disk != in.Device {
+	if disk := s.host.DiskOf(in.Device); disk != in.Device {
 		call.Warn("%s is a partition; the block layer reports requests against its disk, %s, which is traced", tool.Clip(in.Device), disk)
 		in.Device = disk
 	}

@@ -26,7 +26,7 @@ import (
 func newSet(t *testing.T) *Set {
 	t.Helper()
 	ebpftest.Require(t)
-	return New()
+	return New(nil)
 }
 
 // start runs a command for the test and ends it (by its pid) afterwards.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
 )
@@ -106,7 +107,7 @@ func TestFileOpsNameAfterExecLive(t *testing.T) {
 	pid := make(chan int, 1)
 	var once sync.Once
 	started := func(time.Duration) { once.Do(func() { go func() { pid <- run() }() }) }
-	ops := newCollectOps(clock(), false)
+	ops := newCollectOps(hostinfo.New(hostinfo.Roots{}), clock(), false)
 	res, err := ebpf.FileOps(context.Background(), 2*time.Second, ebpf.FileOpsOptions{}, started, ops.add)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -101,7 +102,7 @@ func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut,
 		return tcpOut{}, tool.Failed(err)
 	}
 	out.Lost, out.NotInTables, out.Total = res.Lost, res.Unkeyed, res.Unkeyed
-	peers := peerTable(res, lifecycle)
+	peers := peerTable(s.host, res, lifecycle)
 	var failedConns uint64
 	for _, p := range peers {
 		out.Total += p.Count
@@ -128,10 +129,10 @@ func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut,
 }
 
 // peerTable turns the kernel's counts into rows, most connections first.
-func peerTable(res ebpf.TCPResult, lifecycle bool) []peerRow {
+func peerTable(host *hostinfo.Host, res ebpf.TCPResult, lifecycle bool) []peerRow {
 	rows := make([]peerRow, 0, len(res.Peers))
 	for _, p := range res.Peers {
-		r := peerRow{PID: p.PID, Comm: res.Names.Of(p.PID), RemoteAddr: p.Remote.String(), RemotePort: p.RemotePort, LocalPort: p.LocalPort, Count: p.Count}
+		r := peerRow{PID: p.PID, Comm: res.Names.Of(host, p.PID), RemoteAddr: p.Remote.String(), RemotePort: p.RemotePort, LocalPort: p.LocalPort, Count: p.Count}
 		if lifecycle {
 			rx, tx, total, longest := p.RxBytes, p.TxBytes, ms(p.Total), ms(p.Max)
 			r.RxBytes, r.TxBytes, r.TotalMS, r.MaxMS = &rx, &tx, &total, &longest

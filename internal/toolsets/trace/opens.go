@@ -3,7 +3,6 @@ package trace
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 	"github.com/hostmcp/hostmcp/internal/num"
 )
 
@@ -58,6 +59,7 @@ const maxTracked = 100_000
 // resolves relative paths while the process still runs, keeps a sample
 // of opens to list, and pairs files created with their unlinks.
 type collectOps struct {
+	host     *hostinfo.Host
 	start    time.Duration
 	allPaths bool
 	opens    *sample[openRow]
@@ -73,8 +75,8 @@ type relPath struct {
 	path  string
 }
 
-func newCollectOps(start time.Duration, allPaths bool) *collectOps {
-	return &collectOps{start: start, allPaths: allPaths, opens: newSample[openRow](maxRecords),
+func newCollectOps(host *hostinfo.Host, start time.Duration, allPaths bool) *collectOps {
+	return &collectOps{host: host, start: start, allPaths: allPaths, opens: newSample[openRow](maxRecords),
 		resolved: map[relPath]string{}, created: map[string]ebpf.FileOp{}, lives: newSample[lifeRow](maxRecords)}
 }
 
@@ -127,11 +129,10 @@ func (c *collectOps) absolute(pid uint32, dirfd int32, path string, remember boo
 	if p, ok := c.resolved[k]; ok {
 		return p
 	}
-	link := fmt.Sprintf("/proc/%d/cwd", pid)
+	dir, err := c.host.Cwd(int(pid))
 	if dirfd != unix.AT_FDCWD {
-		link = fmt.Sprintf("/proc/%d/fd/%d", pid, dirfd)
+		dir, err = c.host.FDTarget(int(pid), int(dirfd))
 	}
-	dir, err := os.Readlink(link)
 	if err != nil || !filepath.IsAbs(dir) {
 		return path
 	}
@@ -185,7 +186,7 @@ func (c *collectOps) pathTable(res ebpf.FileOpsResult) ([]pathRow, opsTotals) {
 		k := key{p.PID, p.Unlink, path}
 		r := rows[k]
 		if r == nil {
-			r = &pathRow{Path: path, Op: "open", PID: p.PID, Comm: res.Names.Of(p.PID)}
+			r = &pathRow{Path: path, Op: "open", PID: p.PID, Comm: res.Names.Of(c.host, p.PID)}
 			if p.Unlink {
 				r.Op = "unlink"
 			}
@@ -218,12 +219,8 @@ const pathOrder = "failed calls, then calls"
 
 // special paths are the kernel's own file systems, noise for most questions.
 func special(p string) bool {
-	for _, prefix := range []string{"/proc/", "/sys/", "/dev/"} {
-		if strings.HasPrefix(p, prefix) {
-			return true
-		}
-	}
-	return false
+	tree, ok := kernelpath.PseudoTree(p)
+	return ok && p != tree
 }
 
 // openFlags names the access mode and the flags that matter.

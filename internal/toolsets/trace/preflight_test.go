@@ -15,7 +15,7 @@ import (
 // Without eBPF every trace tool answers CAPABILITY_MISSING at once, naming
 // the procfs tool to use where there is one.
 func TestWithoutEBPF(t *testing.T) {
-	s := New()
+	s := New(nil)
 	s.supported = func() error { return fmt.Errorf("the kernel has no BTF: %w", ebpf.ErrNotSupported) }
 	fallbacks := map[string]string{"perf_bio_latency": "perf_io_latency", "perf_runq_latency": "perf_sched_latency", "perf_tcp_trace": "perf_net_health"}
 	for _, d := range s.Toolset().Tools {

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/prometheus/procfs"
-
 	"github.com/hostmcp/hostmcp/internal/ebpf"
 	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/profile"
@@ -56,24 +54,20 @@ func (s *Set) runqLatency() *tool.Def {
 
 func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqOut, error) {
 	if in.PID != 0 {
-		p, err := procfs.NewProc(in.PID)
-		var status procfs.ProcStatus
-		if err == nil {
-			status, err = p.NewStatus()
+		tgid, comm, err := s.processOf(in.PID)
+		if err != nil {
+			return runqOut{}, err
 		}
-		if err != nil || in.PID < 0 {
-			return runqOut{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
-		}
-		if int(status.TGID) != in.PID {
-			call.Warn("%d is a thread of process %d (%s): tracing the whole process", in.PID, status.TGID, status.Name)
-			in.PID = int(status.TGID)
+		if tgid != in.PID {
+			call.Warn("%d is a thread of process %d (%s): tracing the whole process", in.PID, tgid, comm)
+			in.PID = tgid
 		}
 	}
 	if err := s.preflight("perf_sched_latency (perf sched) or perf_use_check"); err != nil {
 		return runqOut{}, err
 	}
 	d := seconds(in.DurationSeconds, 5)
-	o := ebpf.RunqOptions{TGID: uint32(in.PID), PerProcess: in.PerProcess}
+	o := ebpf.RunqOptions{TGID: uint32(in.PID), PerProcess: in.PerProcess, Host: s.host}
 	res, err := ebpf.RunqLatency(ctx, d, o, progress(ctx, call, d, "tracing the run queues"))
 	if err != nil {
 		return runqOut{}, tool.Failed(err)

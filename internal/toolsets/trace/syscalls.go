@@ -70,7 +70,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		call.Warn("comm %q is longer than the kernel keeps (15 bytes): matching on %q", tool.Clip(in.Comm), in.Comm[:15])
 	}
 	d := seconds(in.DurationSeconds, 10)
-	o := ebpf.SyscountOptions{TGID: uint32(max(in.PID, 0)), Comm: in.Comm, ErrorsOnly: in.IncludeErrors, Latency: in.IncludeLatency}
+	o := ebpf.SyscountOptions{TGID: uint32(max(in.PID, 0)), Comm: in.Comm, ErrorsOnly: in.IncludeErrors, Latency: in.IncludeLatency, Host: s.host}
 	c, err := ebpf.CountSyscalls(ctx, d, o, progress(ctx, call, d, "counting system calls"))
 	if err != nil {
 		return syscountOut{}, tool.Failed(err)

@@ -8,28 +8,35 @@ package trace
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // Set is the trace toolset.
 type Set struct {
+	// host names the processes, descriptors and disks the programs
+	// report by number.
+	host *hostinfo.Host
 	// supported is ebpf.Supported; a test gives another to play a host
 	// without eBPF.
 	supported func() error
 }
 
-// New builds the trace toolset.
-func New() *Set { return &Set{supported: ebpf.Supported} }
+// New builds the trace toolset reading the host through host; nil reads
+// the live host.
+func New(host *hostinfo.Host) *Set {
+	if host == nil {
+		host = hostinfo.New(hostinfo.Roots{})
+	}
+	return &Set{host: host, supported: ebpf.Supported}
+}
 
 // Toolset lists the eBPF tracing tools.
 func (s *Set) Toolset() tool.Toolset {
@@ -126,19 +133,11 @@ func errnoName(ret int64) string {
 }
 
 // blockDevices maps the kernel's dev_t as the block tracepoints report it
-// (major<<20 | minor) to device names, from /sys/class/block.
-func blockDevices() map[uint32]string {
+// (major<<20 | minor) to device names.
+func (s *Set) blockDevices() map[uint32]string {
 	out := map[uint32]string{}
-	entries, _ := os.ReadDir("/sys/class/block")
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/sys/class/block", e.Name(), "dev"))
-		if err != nil {
-			continue
-		}
-		var major, minor uint32
-		if _, err := fmt.Sscanf(strings.TrimSpace(string(b)), "%d:%d", &major, &minor); err == nil {
-			out[major<<20|minor] = e.Name()
-		}
+	for _, d := range s.host.BlockDevices() {
+		out[d.Major<<20|d.Minor] = d.Name
 	}
 	return out
 }
@@ -150,21 +149,15 @@ func devName(names map[uint32]string, dev uint32) string {
 	return fmt.Sprintf("%d:%d", dev>>20, dev&(1<<20-1))
 }
 
-// diskOf is the disk a partition belongs to (vda for vda1), or name itself.
-func diskOf(name string) string { return diskIn("/sys/class/block", name) }
-
-// diskIn is diskOf with the sysfs block class directory given.
-func diskIn(class, name string) string {
-	if name == "" || strings.ContainsAny(name, "/:") {
-		return name
+// processOf is the process a process or thread id belongs to, and its
+// name; PID_NOT_FOUND when there is none.
+func (s *Set) processOf(id int) (tgid int, comm string, err error) {
+	r, err := s.host.Processes(0)
+	if err == nil && id > 0 {
+		p, rerr := r.Read(id, false)
+		if rerr == nil {
+			return p.TGID, p.Comm, nil
+		}
 	}
-	dir := filepath.Join(class, name)
-	if _, err := os.Stat(filepath.Join(dir, "partition")); err != nil {
-		return name
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return name
-	}
-	return filepath.Base(filepath.Dir(real))
+	return 0, "", tool.Errorf(tool.PIDNotFound, "no process with pid %d", id)
 }

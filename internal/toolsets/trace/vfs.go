@@ -62,16 +62,16 @@ func (s *Set) handleVFS(ctx context.Context, call *tool.Call, in vfsIn) (vfsOut,
 		minMS = *in.MinLatencyMS
 	}
 	slow := newCollectSlow(clock())
-	o := ebpf.FileIOOptions{TGID: uint32(max(in.PID, 0)), AllFiles: in.IncludeAllFiles, Slow: max(time.Duration(minMS)*time.Millisecond, 1)}
+	o := ebpf.FileIOOptions{TGID: uint32(max(in.PID, 0)), AllFiles: in.IncludeAllFiles, Slow: max(time.Duration(minMS)*time.Millisecond, 1), Host: s.host}
 	res, err := ebpf.FileIO(ctx, d, o, progress(ctx, call, d, "timing reads and writes"), slow.add)
 	if err != nil {
 		return vfsOut{}, tool.Failed(err)
 	}
-	files, procs := ioTables(res)
+	files, procs := ioTables(s.host, res)
 	out := vfsOut{Mechanism: ebpf.FileIOMechanism, MinLatencyMS: minMS, Read: summary(res.Read), Write: summary(res.Write),
 		SlowTotal: res.Read.Slow + res.Write.Slow, Lost: res.Lost, NotInTables: res.Read.Unkeyed + res.Write.Unkeyed,
 		ByFile: files[:min(tableRows, len(files))], ByProcess: procs[:min(tableRows, len(procs))], SlowOps: slow.records()}
-	named(out.ByFile)
+	named(s.host, out.ByFile)
 	records := []cut{spread(&out.SlowOps, int(out.SlowTotal), &out.SlowOpsOf)}
 	tables := []cut{head(&out.ByFile, len(files), ioOrder, &out.ByFileOf), head(&out.ByProcess, len(procs), ioOrder, &out.ByProcessOf)}
 	fitAnswer(&out, call.DataBudget(), records, tables)

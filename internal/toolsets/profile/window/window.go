@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 	"github.com/hostmcp/hostmcp/internal/procs"
 )
 
@@ -71,7 +72,7 @@ func run(args []string) error {
 	// perf may have died between forking us and the prctl; we would then
 	// have been handed to a reaper, and no signal would come. Our parent
 	// must still be perf, whose parent is the server.
-	r, err := procs.New("/proc", 0)
+	r, err := procs.New(kernelpath.Proc, 0) // perf and the server are ours: our own pid namespace
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/hostmcp/hostmcp/internal/kernelpath"
 	"github.com/hostmcp/hostmcp/internal/landlock"
 )
 
@@ -163,7 +164,7 @@ func awaitIDMaps() error {
 // confine adds what init mounted to the server's ruleset (the private
 // /proc to read, HOME to write) and enforces it on this thread.
 func confine(setup Setup) error {
-	mounted := []landlock.PathRule{{Path: "/proc", Access: landlock.Read}}
+	mounted := []landlock.PathRule{{Path: kernelpath.Proc, Access: landlock.Read}}
 	if setup.Home != "" {
 		mounted = append(mounted, landlock.PathRule{Path: setup.Home, Access: landlock.Write})
 	}
@@ -198,7 +199,7 @@ func privateProc() error {
 	if err := unix.Mount("none", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making mounts private: %w", err)
 	}
-	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+	if err := unix.Mount("proc", kernelpath.Proc, "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mounting a private /proc: %w", err)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package trace
+package hostinfo
 
 import (
 	"os"
@@ -26,9 +26,10 @@ func TestDiskOfPartition(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for in, want := range map[string]string{"vda1": "vda", "vda": "vda", "": "", "8:0": "8:0", "nope": "nope"} {
-		if got := diskIn(class, in); got != want {
-			t.Errorf("diskIn(%q) = %q, want %q", in, got, want)
+	host := New(Roots{Sys: root})
+	for in, want := range map[string]string{"..": "..", "vda1": "vda", "vda": "vda", "": "", "8:0": "8:0", "nope": "nope"} {
+		if got := host.DiskOf(in); got != want {
+			t.Errorf("DiskOf(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
