@@ -48,6 +48,9 @@ type Server struct {
 	session string // names the stdio client in call records
 	roots   *clientRoots
 	load    *admit.Control
+	// toolsReady is closed once every served tool is registered with mcp
+	// (registerTools).
+	toolsReady chan struct{}
 }
 
 // New builds the server from the enabled toolsets.
