@@ -20,6 +20,7 @@ func serveCmd(p *cli.Parsed, s stdio) int {
 	}
 	defer a.Close()
 	a.RunSweeper(ctx)
+	a.ReturnStartupMemory()
 	cfg := a.Config
 	log := newLogger(s, cfg)
 	var err error

@@ -44,3 +44,8 @@ func (s *Server) awaitTools(next mcp.MethodHandler) mcp.MethodHandler {
 		return next(ctx, method, req)
 	}
 }
+
+// ToolsReady is closed once every served tool is registered, which ends
+// start-up's work: what it allocated and no longer needs can then be given
+// back (app.ReturnStartupMemory).
+func (s *Server) ToolsReady() <-chan struct{} { return s.toolsReady }
