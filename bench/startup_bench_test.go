@@ -104,8 +104,8 @@ func cpuTime(b *testing.B, pid int) time.Duration {
 // BenchmarkIdleMemory is the server's memory after initialize, a tools/list
 // with every default toolset and a second of idleness, over a bare pipe,
 // split the way the kernel counts it: VmRSS is RssAnon (heap, stacks) plus
-// RssFile (pages of the binary mapped in), and Pss is what this process
-// alone is charged.
+// RssFile (pages of the binary mapped in), Pss is what this process
+// alone is charged, and VmHWM the peak of VmRSS, at start-up.
 func BenchmarkIdleMemory(b *testing.B) {
 	for b.Loop() {
 		send, answer, cmd := rawSessionCmd(b, "2025-06-18")
@@ -113,7 +113,7 @@ func BenchmarkIdleMemory(b *testing.B) {
 		answer()
 		time.Sleep(time.Second)
 		pid := cmd.Process.Pid
-		for _, key := range []string{"VmRSS:", "RssAnon:", "RssFile:"} {
+		for _, key := range []string{"VmRSS:", "RssAnon:", "RssFile:", "VmHWM:"} {
 			b.ReportMetric(float64(statusKB(b, pid, key))/1024, strings.TrimSuffix(key, ":")+"-MiB")
 		}
 		// Measured alone: a server still running would share the binary's
