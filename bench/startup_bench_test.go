@@ -30,6 +30,24 @@ func BenchmarkStartToInitializeRaw(b *testing.B) {
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
+// BenchmarkStartToToolsList is the time from exec to the answer of the
+// first tools/list, sent as soon as initialize is answered, as a client
+// does: the tools registered behind the initialize answer must not make
+// the list come later than it did.
+func BenchmarkStartToToolsList(b *testing.B) {
+	for b.Loop() {
+		send, answer, cmd := rawSessionCmd(b, "2025-06-18")
+		send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		if line := answer(); !strings.Contains(string(line), `"tools":[`) {
+			b.Fatalf("tools/list: %.200s", line)
+		}
+		b.StopTimer()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		b.StartTimer()
+	}
+}
+
 // BenchmarkLineEchoStart is the floor for the above: exec of a static Go
 // binary (testdata/lineecho, built like hostmcp) that answers the same line
 // and exits.
