@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -74,14 +73,27 @@ type Def struct {
 	exactlyOne [][]string
 }
 
-var toolName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+// validName reports whether name matches ^[a-z][a-z0-9_]{0,63}$, checked
+// by hand: that regexp's counted repetition compiled, at every start-up,
+// to 63 copies of its class.
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 64 || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
 
 // New binds a handler to its spec and infers both schemas from the Go types.
 // It panics on a malformed definition: that is a programming error, caught by
 // the registry test that builds every toolset.
 func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
-	if !toolName.MatchString(spec.Name) {
-		panic(fmt.Sprintf("tool %q: name must match %s", spec.Name, toolName))
+	if !validName(spec.Name) {
+		panic(fmt.Sprintf("tool %q: name must be 1 to 64 characters of [a-z0-9_], starting with a letter", spec.Name))
 	}
 	if spec.Kind < ReadOnly || spec.Kind > Destructive {
 		panic(fmt.Sprintf("tool %q: Kind is required", spec.Name))
