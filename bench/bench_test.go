@@ -222,7 +222,14 @@ func rawToolsList(b *testing.B, rev string) []byte {
 // rawSession starts the server on a bare JSON-RPC pipe and initializes it at
 // protocol revision rev; send writes one message, answer reads one line.
 func rawSession(b *testing.B, rev string) (send func(string), answer func() []byte) {
-	cmd := exec.Command(binary, "serve", "--state-dir", b.TempDir(), "--root", b.TempDir())
+	send, answer, _ = rawSessionCmd(b, rev)
+	return send, answer
+}
+
+// rawSessionCmd is rawSession that also gives the server's process, which
+// it kills at the end of the benchmark if the caller has not.
+func rawSessionCmd(b *testing.B, rev string) (send func(string), answer func() []byte, cmd *exec.Cmd) {
+	cmd = exec.Command(binary, "serve", "--state-dir", b.TempDir(), "--root", b.TempDir())
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -251,7 +258,7 @@ func rawSession(b *testing.B, rev string) (send func(string), answer func() []by
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + rev + `","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
 	answer()
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	return send, answer
+	return send, answer, cmd
 }
 
 // BenchmarkToolsListRaw is tools/list as the server answers it, over a bare

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/hostmcp/hostmcp/internal/app"
 	"github.com/hostmcp/hostmcp/internal/cli"
 	"github.com/hostmcp/hostmcp/internal/httpserve"
 )
@@ -14,12 +15,14 @@ import (
 func serveCmd(p *cli.Parsed, s stdio) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
+	gcPercent := app.PauseCollection() // until the tools are registered: see ReturnStartupMemory
 	a, ok := open(ctx, p, s)
 	if !ok {
 		return 1
 	}
 	defer a.Close()
 	a.RunSweeper(ctx)
+	a.ReturnStartupMemory(gcPercent)
 	cfg := a.Config
 	log := newLogger(s, cfg)
 	var err error

@@ -115,9 +115,19 @@ func (a *App) MountTracefs() {
 }
 
 // RunSweeper expires handles, and removes stale work files of child
-// programs, in the background until ctx ends.
+// programs, in the background until ctx ends. The store's first sweep (a
+// restart may find a backlog) waits until the tools are registered: it
+// opens a second database connection and would share the CPUs with the
+// initialize answer for nothing a first call needs (reads check expiry
+// themselves).
 func (a *App) RunSweeper(ctx context.Context) {
-	go a.Store.RunSweeper(ctx, sweepEvery)
+	go func() {
+		select {
+		case <-a.Server.ToolsReady():
+			a.Store.RunSweeper(ctx, sweepEvery)
+		case <-ctx.Done():
+		}
+	}()
 	go func() {
 		t := time.NewTicker(sweepEvery)
 		defer t.Stop()

@@ -110,6 +110,11 @@ func TestCatalogue(t *testing.T) {
 				t.Errorf("tool %s defined twice", d.Spec.Name)
 			}
 			names[d.Spec.Name] = true
+			// Schemas are resolved on first use: here is where a malformed
+			// one (a default outside its range) fails.
+			if err := d.Check(); err != nil {
+				t.Error(err)
+			}
 			if len(d.Spec.Description) > 300 {
 				t.Errorf("%s: description of %d characters; keep it to one or two sentences", d.Spec.Name, len(d.Spec.Description))
 			}

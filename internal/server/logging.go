@@ -14,14 +14,21 @@ import (
 )
 
 // capabilities are what hostmcp declares beyond what the SDK adds for the
-// tools, prompts and resources it serves. Logging is not among them, which
+// prompts and resources it serves. Tools are declared here, without
+// listChanged, because they are registered behind the initialize answer
+// (registerTools) and never change once served. Logging is not among them, which
 // the SDK would otherwise declare by default: hostmcp sends no log messages.
 // What a message could tell the agent about a call is already in the call's
 // envelope (warnings, error, suggestion), which the model reads; the
 // server's own log is the operator's (stderr), and over HTTP it speaks of
 // other clients' calls. Logging is deprecated in 2026-07-28 (SEP-2577), and a
 // capability declared but never used has clients set a level for nothing.
-func capabilities() *mcp.ServerCapabilities { return &mcp.ServerCapabilities{} }
+func capabilities(hasTools bool) *mcp.ServerCapabilities {
+	if !hasTools {
+		return &mcp.ServerCapabilities{}
+	}
+	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+}
 
 // logLevels are the levels of logging/setLevel (RFC 5424's severities).
 var logLevels = []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}

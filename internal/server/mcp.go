@@ -19,7 +19,7 @@ const instructions = "hostmcp operates and diagnoses this Linux host. Every resu
 	"says otherwise. For a slow machine start with perf_info, then sys_snapshot."
 
 func (s *Server) buildMCP() *mcp.Server {
-	opts := &mcp.ServerOptions{Instructions: instructions, Logger: s.log, Capabilities: capabilities()}
+	opts := &mcp.ServerOptions{Instructions: instructions, Logger: s.log, Capabilities: capabilities(len(s.order) > 0)}
 	s.roots.listen(opts)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hostmcp", Title: "hostmcp", Version: s.opts.Version}, opts)
 	// First, so that they sit innermost: a middleware added later (one that
@@ -27,12 +27,11 @@ func (s *Server) buildMCP() *mcp.Server {
 	srv.AddReceivingMiddleware(s.linkViews, s.listResourcesMiddleware)
 	srv.AddReceivingMiddleware(clipErrors, shapeForRevision, checkLogLevel)
 	srv.AddSendingMiddleware(shapeNotifications)
-	for i, t := range mcpTools(s.order) {
-		srv.AddTool(t, s.mcpHandler(s.order[i]))
-	}
+	s.registerTools(srv)
 	addPrompts(srv)
 	s.addResources(srv)
 	s.addView(srv)
+	srv.AddReceivingMiddleware(s.awaitTools) // last, so outermost
 	return srv
 }
 

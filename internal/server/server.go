@@ -54,6 +54,9 @@ type Server struct {
 	load    *admit.Control
 	// questions signs the confirmations 2026-07-28 clients carry back.
 	questions *questions
+	// toolsReady is closed once every served tool is registered with mcp
+	// (registerTools).
+	toolsReady chan struct{}
 }
 
 // New builds the server from the enabled toolsets.

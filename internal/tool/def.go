@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -56,25 +56,49 @@ type Spec struct {
 type Handler[In, Out any] func(ctx context.Context, call *Call, in In) (Out, error)
 
 // Def is a tool definition bound to its handler, ready to be served.
+//
+// Of its schemas, only the input schema is inferred when the tool is
+// built: tools/list serves it and the With methods refine it. Resolving
+// it for validation, and inferring the full output schema (which only
+// docs/tools.md and tests read), wait for their first use: done for
+// every tool at start-up they were most of the time to the initialize
+// answer. Check does both at once; the catalogue test runs it on every
+// tool, so a malformed schema still fails the build.
 type Def struct {
-	Spec         Spec
-	InputSchema  *jsonschema.Schema
-	OutputSchema *jsonschema.Schema
-	input        *jsonschema.Resolved
-	invoke       func(ctx context.Context, call *Call, raw json.RawMessage) (any, error)
-	preflight    Preflight // see Guard
-	aliases      []alias
-	exactlyOne   [][]string
+	Spec        Spec
+	InputSchema *jsonschema.Schema
+	// input is the input schema resolved for validation, on first use.
+	input func() (*jsonschema.Resolved, error)
+	// output is the full output schema (the envelope with the tool's data
+	// fields), on first use.
+	output     func() (*jsonschema.Schema, error)
+	invoke     func(ctx context.Context, call *Call, raw json.RawMessage) (any, error)
+	preflight  Preflight // see Guard
+	aliases    []alias
+	exactlyOne [][]string
 }
 
-var toolName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+// validName reports whether name matches ^[a-z][a-z0-9_]{0,63}$, checked
+// by hand: that regexp's counted repetition compiled, at every start-up,
+// to 63 copies of its class.
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 64 || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
 
 // New binds a handler to its spec and infers both schemas from the Go types.
 // It panics on a malformed definition: that is a programming error, caught by
 // the registry test that builds every toolset.
 func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
-	if !toolName.MatchString(spec.Name) {
-		panic(fmt.Sprintf("tool %q: name must match %s", spec.Name, toolName))
+	if !validName(spec.Name) {
+		panic(fmt.Sprintf("tool %q: name must be 1 to 64 characters of [a-z0-9_], starting with a letter", spec.Name))
 	}
 	if spec.Kind < ReadOnly || spec.Kind > Destructive {
 		panic(fmt.Sprintf("tool %q: Kind is required", spec.Name))
@@ -98,24 +122,23 @@ func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
 	strictInput(spec.Name, in, "")
 	boundSchema(in)
 	defaultsFromTags(spec.Name, reflect.TypeFor[In](), in)
-	resolved, err := in.Resolve(resolveOptions)
-	if err != nil {
-		panic(fmt.Sprintf("tool %q: resolving input schema: %v", spec.Name, err))
+	if k := reflect.TypeFor[Out]().Kind(); k != reflect.Struct && k != reflect.Map {
+		// The rest of the output schema's checks wait for its first use.
+		panic(fmt.Sprintf("tool %q: output must be a struct (or a map), not %s", spec.Name, k))
 	}
-	data, err := jsonschema.For[Out](nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %q: output schema: %v", spec.Name, err))
-	}
-	out, err := envelopeSchema(data)
-	if err != nil {
-		panic(fmt.Sprintf("tool %q: %v", spec.Name, err))
-	}
-	d := &Def{
-		Spec:         spec,
-		InputSchema:  in,
-		OutputSchema: out,
-		input:        resolved,
-	}
+	d := &Def{Spec: spec, InputSchema: in}
+	d.resolve()
+	d.output = sync.OnceValues(func() (*jsonschema.Schema, error) {
+		data, err := jsonschema.For[Out](nil)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: output schema: %w", spec.Name, err)
+		}
+		out, err := envelopeSchema(data)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
+		}
+		return out, nil
+	})
 	d.invoke = func(ctx context.Context, call *Call, raw json.RawMessage) (any, error) {
 		var args In
 		if err := d.decodeArgs(raw, &args); err != nil {
@@ -138,11 +161,14 @@ func (d *Def) decodeArgs(raw json.RawMessage, dst any) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = json.RawMessage("{}")
 	}
-	schema := d.input
+	schema, err := d.input()
+	if err != nil {
+		return Errorf(Internal, "%v", err)
+	}
 	if err := checkArgs(raw, schema.Schema()); err != nil {
 		return err
 	}
-	raw, err := d.applyRules(raw)
+	raw, err = d.applyRules(raw)
 	if err != nil {
 		return err
 	}
@@ -221,11 +247,34 @@ func (d *Def) property(prop string) *jsonschema.Schema {
 	return p
 }
 
+// resolve is called whenever the input schema changes while the tool is
+// built: it gives the aliases their arguments' schemas now, and resolves
+// the schema on first use, once it no longer changes. Resolution checks
+// the schema itself and validates its defaults (resolveOptions).
 func (d *Def) resolve() {
 	d.syncAliases()
-	r, err := d.InputSchema.Resolve(resolveOptions)
-	if err != nil {
-		panic(fmt.Sprintf("tool %q: resolving input schema: %v", d.Spec.Name, err))
+	d.input = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+		r, err := d.InputSchema.Resolve(resolveOptions)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: resolving input schema: %w", d.Spec.Name, err)
+		}
+		return r, nil
+	})
+}
+
+// OutputSchema is the tool's full outputSchema: the envelope with data
+// typed by the tool's output (envelopeSchema). docs/tools.md is written
+// from it and tests check answers against it; tools/list serves
+// servedOutputSchema.
+func (d *Def) OutputSchema() (*jsonschema.Schema, error) { return d.output() }
+
+// Check resolves the input schema and infers the output schema now rather
+// than on first use, and reports what is wrong with either: a programming
+// error, which the catalogue test looks for in every tool.
+func (d *Def) Check() error {
+	if _, err := d.input(); err != nil {
+		return err
 	}
-	d.input = r
+	_, err := d.output()
+	return err
 }

@@ -13,7 +13,8 @@ import (
 // from its Go field's `default` tag (default:"5", default:"TERM"): a model
 // reads it as well as "default 5" in a description, in half the bytes, and
 // the schema is resolved with its defaults validated, so one outside the
-// argument's type, range or enum stops the tool from being built. The tag
+// argument's type, range or enum fails Def.Check (the catalogue test runs
+// it on every tool) and the tool's first call. The tag
 // holds a string as it is and any other value as JSON. The handler still
 // applies the default to an argument left out.
 func defaultsFromTags(tool string, t reflect.Type, s *jsonschema.Schema) {

@@ -86,7 +86,11 @@ func writeTool(b *strings.Builder, d *Def) {
 		writeProps(b, d.InputSchema, true)
 	}
 	b.WriteString("\nResult `data`:\n\n")
-	writeProps(b, d.OutputSchema.Properties["data"], false)
+	out, err := d.OutputSchema()
+	if err != nil {
+		panic(err) // a programming error: the catalogue test reports it first
+	}
+	writeProps(b, out.Properties["data"], false)
 }
 
 // writeProps renders an object schema's top-level properties as a table,

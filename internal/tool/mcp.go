@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,10 +17,16 @@ func (d *Def) MCPTool() *mcp.Tool {
 		Title:        d.Spec.Title,
 		Description:  d.Spec.Description,
 		InputSchema:  marshalled(d.Spec.Name, d.servedInput()),
-		OutputSchema: marshalled(d.Spec.Name, servedOutputSchema()),
+		OutputSchema: servedOutputJSON(),
 		Annotations:  annotations(d.Spec.Title, d.Spec.Kind, d.Spec.Idempotent),
 	}
 }
+
+// servedOutputJSON is servedOutputSchema marshalled once for every tool:
+// it is the same for all of them. The bytes are shared, never written to.
+var servedOutputJSON = sync.OnceValue(func() json.RawMessage {
+	return marshalled("every tool", servedOutputSchema())
+})
 
 // marshalled is a finished schema as JSON, marshalled once. Handed the
 // schema itself, the SDK would marshal every tool's schemas again on each

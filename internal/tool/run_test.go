@@ -212,6 +212,10 @@ func TestNewRejectsMalformedDefs(t *testing.T) {
 		"bad name":  {Name: "a.b", Title: "A", Description: "d", Kind: ReadOnly},
 		"no title":  {Name: "a", Description: "d", Kind: ReadOnly},
 		"long name": {Name: strings.Repeat("a", 65), Title: "A", Description: "d", Kind: ReadOnly},
+		"capital":   {Name: "Fs_read", Title: "A", Description: "d", Kind: ReadOnly},
+		"digit":     {Name: "1fs", Title: "A", Description: "d", Kind: ReadOnly},
+		"empty":     {Name: "", Title: "A", Description: "d", Kind: ReadOnly},
+		"dash":      {Name: "fs-read", Title: "A", Description: "d", Kind: ReadOnly},
 	} {
 		t.Run(name, func(t *testing.T) {
 			defer func() {
@@ -221,6 +225,15 @@ func TestNewRejectsMalformedDefs(t *testing.T) {
 			}()
 			New(spec, h)
 		})
+	}
+}
+
+// Names of 1 to 64 characters of [a-z0-9_], starting with a letter, are
+// taken.
+func TestNewTakesWellFormedNames(t *testing.T) {
+	h := func(context.Context, *Call, struct{}) (struct{}, error) { return struct{}{}, nil }
+	for _, name := range []string{"a", "fs_read", "perf_top10", strings.Repeat("a", 64)} {
+		New(Spec{Name: name, Title: "A", Description: "d", Kind: ReadOnly}, h)
 	}
 }
 

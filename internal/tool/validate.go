@@ -16,7 +16,11 @@ func ValidateEnvelope(d *Def, js []byte) error {
 	if err := json.Unmarshal(js, &v); err != nil {
 		return fmt.Errorf("answer is not JSON: %w", err)
 	}
-	for _, s := range []*jsonschema.Schema{servedOutputSchema(), d.OutputSchema} {
+	full, err := d.OutputSchema()
+	if err != nil {
+		return err
+	}
+	for _, s := range []*jsonschema.Schema{servedOutputSchema(), full} {
 		rs, err := s.Resolve(nil)
 		if err != nil {
 			return fmt.Errorf("resolving the output schema of %s: %w", d.Spec.Name, err)
