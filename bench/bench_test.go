@@ -13,8 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -129,7 +127,7 @@ func BenchmarkIdleRSS(b *testing.B) {
 			b.Fatal(err)
 		}
 		time.Sleep(time.Second)
-		b.ReportMetric(float64(rssKB(b, cmd.Process.Pid))/1024, "idle-RSS-MiB")
+		b.ReportMetric(float64(statusKB(b, cmd.Process.Pid, "VmRSS:"))/1024, "idle-RSS-MiB")
 		cs.Close()
 	}
 	st, err := os.Stat(binary)
@@ -137,21 +135,6 @@ func BenchmarkIdleRSS(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(st.Size())/(1<<20), "binary-MiB")
-}
-
-func rssKB(b *testing.B, pid int) int {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
-			n, _ := strconv.Atoi(f[1])
-			return n
-		}
-	}
-	b.Fatal("no VmRSS")
-	return 0
 }
 
 // BenchmarkToolsList measures what the tool list costs a client with every

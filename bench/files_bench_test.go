@@ -80,7 +80,13 @@ func BenchmarkFsReadWindow2M(b *testing.B)  { benchWindow(b, 2_000_000) }
 func BenchmarkFsReadWindow20M(b *testing.B) { benchWindow(b, 20_000_000) }
 
 func statusKB(b *testing.B, pid int, key string) int {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	return procKB(b, fmt.Sprintf("/proc/%d/status", pid), key)
+}
+
+// procKB reads the kB figure of key ("VmRSS:", "Pss:") from a /proc file
+// of that layout (status, smaps_rollup); 0 when it has none.
+func procKB(b *testing.B, path, key string) int {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -136,24 +136,8 @@ func BenchmarkIdleMemory(b *testing.B) {
 		}
 		// Measured alone: a server still running would share the binary's
 		// pages, and halve their part of Pss.
-		b.ReportMetric(float64(pssKB(b, pid))/1024, "Pss-MiB")
+		b.ReportMetric(float64(procKB(b, fmt.Sprintf("/proc/%d/smaps_rollup", pid), "Pss:"))/1024, "Pss-MiB")
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 	}
-}
-
-// pssKB reads the proportional set size of pid from smaps_rollup.
-func pssKB(b *testing.B, pid int) int {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "Pss:" {
-			n, _ := strconv.Atoi(f[1])
-			return n
-		}
-	}
-	b.Fatal("no Pss in smaps_rollup")
-	return 0
 }

@@ -182,6 +182,21 @@ func collapsedTotals(t *testing.T, text string) (float64, map[string]float64) {
 	return total, per
 }
 
+// viewedTool connects a client that renders MCP Apps, for at most d, and
+// checks that tool points to the view: how every view test starts.
+func viewedTool(t *testing.T, tool string, d time.Duration) (context.Context, *mcp.ClientSession, map[string]*mcp.Tool) {
+	t.Helper()
+	testutil.RequireBinary(t, "chromium")
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	cs := newEnv(t, "").connectApps(t, ctx)
+	tools := listTools(t, ctx, cs)
+	if got := linkedView(tools[tool]); got != profileView {
+		t.Fatalf("%s points to %q, want %q", tool, got, profileView)
+	}
+	return ctx, cs, tools
+}
+
 // The view, rendered by a host in Chromium with the result of a real
 // perf_cpu_profile, draws the profile's hot functions as frames as wide as
 // their share of the samples, reading every stack from the profile's
@@ -191,15 +206,7 @@ func collapsedTotals(t *testing.T, text string) (float64, map[string]float64) {
 func TestProfileViewDrawsARealCPUProfile(t *testing.T) {
 	testutil.RequireRoot(t)
 	testutil.RequireBinary(t, "perf")
-	testutil.RequireBinary(t, "chromium")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	e := newEnv(t, "")
-	cs := e.connectApps(t, ctx)
-	tools := listTools(t, ctx, cs)
-	if got := linkedView(tools["perf_cpu_profile"]); got != profileView {
-		t.Fatalf("perf_cpu_profile points to %q, want %q", got, profileView)
-	}
+	ctx, cs, tools := viewedTool(t, "perf_cpu_profile", 3*time.Minute)
 	page := readView(t, ctx, cs)
 
 	pid := startBurner(t)
@@ -422,15 +429,7 @@ func checkBars(t *testing.T, key string, bars drawnBars) {
 func TestProfileViewDrawsARealLatencyHistogram(t *testing.T) {
 	testutil.RequireRoot(t)
 	testutil.RequireBTF(t)
-	testutil.RequireBinary(t, "chromium")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	e := newEnv(t, "")
-	cs := e.connectApps(t, ctx)
-	tools := listTools(t, ctx, cs)
-	if got := linkedView(tools["perf_runq_latency"]); got != profileView {
-		t.Fatalf("perf_runq_latency points to %q, want %q", got, profileView)
-	}
+	ctx, cs, tools := viewedTool(t, "perf_runq_latency", 2*time.Minute)
 	startBurner(t) // something that waits for a CPU now and then
 	args := map[string]any{"duration_seconds": 1}
 	env, res := call(t, ctx, cs, tools, "perf_runq_latency", args)

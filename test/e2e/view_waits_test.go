@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -17,17 +16,9 @@ import (
 func TestProfileViewDrawsARealOffCPUProfile(t *testing.T) {
 	testutil.RequireRoot(t)
 	testutil.RequireBinary(t, "perf")
-	testutil.RequireBinary(t, "chromium")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	e := newEnv(t, "")
-	cs := e.connectApps(t, ctx)
-	tools := listTools(t, ctx, cs)
+	ctx, cs, tools := viewedTool(t, "perf_offcpu_profile", 3*time.Minute)
 	pid := startBurner(t, "nap")
 	h := newAppHost(t, cs)
-	if got := linkedView(tools["perf_offcpu_profile"]); got != profileView {
-		t.Fatalf("perf_offcpu_profile points to %q, want %q", got, profileView)
-	}
 	args := map[string]any{"duration_seconds": 2, "pid": pid}
 	env, res := call(t, ctx, cs, tools, "perf_offcpu_profile", args)
 	var data struct {
@@ -97,15 +88,7 @@ func TestProfileViewDrawsARealOffCPUProfile(t *testing.T) {
 func TestProfileViewDrawsRealSchedulingDelays(t *testing.T) {
 	testutil.RequireRoot(t)
 	testutil.RequireBinary(t, "perf")
-	testutil.RequireBinary(t, "chromium")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	e := newEnv(t, "")
-	cs := e.connectApps(t, ctx)
-	tools := listTools(t, ctx, cs)
-	if got := linkedView(tools["perf_sched_latency"]); got != profileView {
-		t.Fatalf("perf_sched_latency points to %q, want %q", got, profileView)
-	}
+	ctx, cs, tools := viewedTool(t, "perf_sched_latency", 3*time.Minute)
 	startBurner(t) // something that competes for a CPU
 	h := newAppHost(t, cs)
 	args := map[string]any{"duration_seconds": 1}
