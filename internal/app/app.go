@@ -75,7 +75,7 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	for _, w := range fsroot.Warnings(cfg.Roots, fsroot.ProtectedHardlinks()) {
 		log.Warn(w)
 	}
-	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: Host(cfg), Calls: &tool.Dispatch{}}
+	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: Host(cfg)}
 	// One sampler for sys_snapshot and /metrics; it reads nothing until
 	// one of them asks.
 	deps.Sampler = sampler.New(deps.Host, nil)
@@ -93,7 +93,6 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 		a.Close()
 		return nil, err
 	}
-	deps.Calls.Set(a.Server)
 	return a, nil
 }
 

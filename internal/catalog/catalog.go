@@ -37,19 +37,12 @@ type Deps struct {
 	// sys_snapshot (and the server's /metrics); nil makes sys_snapshot
 	// sample its own window on each call.
 	Sampler *sampler.Sampler
-	// Calls reaches the served tools once the server exists, for toolsets
-	// whose tools call others (onboarding); nil leaves those tools unable to.
-	Calls *tool.Dispatch
 }
 
 // Toolsets builds every toolset, in catalogue order (DESIGN.md section 3),
 // with the privilege preflight in front of each tool its table names.
 func Toolsets(d *Deps) []tool.Toolset {
 	roots := fsroot.FromConfig(d.Config) // shared by files, search, repl and onboarding
-	calls := d.Calls
-	if calls == nil {
-		calls = &tool.Dispatch{}
-	}
 	hasBinary := func(string) bool { return false }
 	if d.Exec != nil {
 		hasBinary = d.Exec.Available
@@ -68,7 +61,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		trace.New(d.Host).Toolset(),
 		bpftrace.New(&bpftrace.Deps{Exec: d.Exec, Config: d.Config.Bpftrace}).Toolset(),
 		stats.New(d.Store).Toolset(),
-		onboarding.New(&onboarding.Deps{Roots: roots, Exec: d.Exec, Calls: calls}).Toolset(),
+		onboarding.New(&onboarding.Deps{Roots: roots, Exec: d.Exec}).Toolset(),
 	}
 	pre.Guard(sets)
 	return sets
