@@ -1,21 +1,28 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
+	"github.com/hostmcp/hostmcp/internal/app"
 	"github.com/hostmcp/hostmcp/internal/cli"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
+// toolsCmd lists the served tools; it runs none, so it opens nothing a
+// call needs (see app.ToolList).
 func toolsCmd(p *cli.Parsed, s stdio) int {
-	a, ok := open(context.Background(), p, s)
-	if !ok {
+	cfg, err := loadConfig(p)
+	if err != nil {
+		fmt.Fprintf(s.err, "hostmcp: %v\n", err)
 		return 1
 	}
-	defer a.Close()
-	defs := a.Server.Tools()
+	srv, err := app.ToolList(cfg, buildInfo().Short(), newLogger(s, cfg))
+	if err != nil {
+		fmt.Fprintf(s.err, "hostmcp: %v\n", err)
+		return 1
+	}
+	defs := srv.Tools()
 	switch {
 	case p.Bool("json"):
 		list := make([]any, len(defs))
@@ -29,7 +36,7 @@ func toolsCmd(p *cli.Parsed, s stdio) int {
 		}
 		fmt.Fprintln(s.out, string(b))
 	case p.Bool("markdown"):
-		fmt.Fprint(s.out, string(tool.Markdown(a.Server.Toolsets())))
+		fmt.Fprint(s.out, string(tool.Markdown(srv.Toolsets())))
 	default:
 		for _, d := range defs {
 			fmt.Fprintf(s.out, "%-22s %-12s %s\n", d.Spec.Name, d.Spec.Kind, d.Spec.Description)

@@ -37,6 +37,7 @@ type App struct {
 	Exec *execx.Runner
 
 	toolsets []tool.Toolset
+	roots    *fsroot.Set // opened once here, shared by the file toolsets
 	sampler  *sampler.Sampler
 	children childDirs
 	log      *slog.Logger
@@ -47,6 +48,12 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// The roots first: one the operator named but that cannot be opened
+	// stops start-up before anything is created in the state directory.
+	roots, err := fsroot.FromConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("opening the allowed roots: %w", err)
+	}
 	st, err := store.Open(ctx, &store.Options{
 		Path:         filepath.Join(cfg.StateDir, "hostmcp.db"),
 		HandleTTL:    cfg.Store.HandleTTL.Duration,
@@ -55,12 +62,14 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 		Logger:       log,
 	})
 	if err != nil {
+		roots.Close()
 		return nil, fmt.Errorf("opening the state store in %s: %w", cfg.StateDir, err)
 	}
-	recoverEdits(cfg, log)
+	recoverEdits(cfg, roots, log)
 	children, err := makeChildDirs(cfg.StateDir)
 	if err != nil {
 		st.Close()
+		roots.Close()
 		return nil, fmt.Errorf("preparing the state directory for child programs: %w", err)
 	}
 	if err := children.sweepTmp(time.Now()); err != nil {
@@ -70,16 +79,17 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	ex, err := execx.New(&execx.Options{Allowed: Programs, ExtraPath: cfg.Exec.ExtraPath, Home: children.Home, TempDir: children.Tmp, Programs: load.Programs()})
 	if err != nil {
 		st.Close()
+		roots.Close()
 		return nil, fmt.Errorf("resolving programs: %w", err)
 	}
 	for _, w := range fsroot.Warnings(cfg.Roots, fsroot.ProtectedHardlinks()) {
 		log.Warn(w)
 	}
-	deps := &catalog.Deps{Config: cfg, Store: st, Exec: ex, Host: Host(cfg), Calls: &tool.Dispatch{}}
+	deps := &catalog.Deps{Config: cfg, Roots: roots, Store: st, Exec: ex, Host: Host(cfg)}
 	// One sampler for sys_snapshot and /metrics; it reads nothing until
 	// one of them asks.
 	deps.Sampler = sampler.New(deps.Host, nil)
-	a := &App{Config: cfg, Store: st, Exec: ex, toolsets: catalog.Toolsets(deps), sampler: deps.Sampler, children: children, log: log}
+	a := &App{Config: cfg, Store: st, Exec: ex, toolsets: catalog.Toolsets(deps), roots: roots, sampler: deps.Sampler, children: children, log: log}
 	a.Server, err = server.New(server.Options{
 		Config:    cfg,
 		Store:     st,
@@ -93,7 +103,6 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 		a.Close()
 		return nil, err
 	}
-	deps.Calls.Set(a.Server)
 	return a, nil
 }
 
@@ -145,7 +154,7 @@ func (a *App) RunSweeper(ctx context.Context) {
 }
 
 // Close ends what the toolsets keep running (sessions, jobs) and the
-// sampler, then releases the store.
+// sampler, then releases the store and the roots.
 func (a *App) Close() error {
 	for _, ts := range a.toolsets {
 		if ts.Close != nil {
@@ -153,5 +162,7 @@ func (a *App) Close() error {
 		}
 	}
 	a.sampler.Close()
-	return a.Store.Close()
+	err := a.Store.Close()
+	a.roots.Close()
+	return err
 }

@@ -12,9 +12,7 @@ import (
 // half-applied. Each one is logged with its files and direction. One that
 // cannot be recovered, or whose journal names paths outside the configured
 // roots, is logged and left for a later start.
-func recoverEdits(cfg *config.Config, log *slog.Logger) {
-	roots := fsroot.FromConfig(cfg)
-	defer roots.Close()
+func recoverEdits(cfg *config.Config, roots *fsroot.Set, log *slog.Logger) {
 	for _, r := range fsroot.NewJournal(cfg.StateDir).Recover(roots) {
 		args := []any{"direction", r.Action, "files", r.Files, "journal", r.Journal}
 		if r.Reason != "" {

@@ -30,25 +30,24 @@ import (
 // Deps are the shared mechanisms toolsets are built from.
 type Deps struct {
 	Config *config.Config
-	Store  *store.Store
-	Exec   *execx.Runner
-	Host   *hostinfo.Host
+	// Roots are the allowed roots, opened by the caller, which closes
+	// them; nil serves none (listing the tools needs no roots).
+	Roots *fsroot.Set
+	Store *store.Store
+	Exec  *execx.Runner
+	Host  *hostinfo.Host
 	// Sampler reads the host's counters in the background for
 	// sys_snapshot (and the server's /metrics); nil makes sys_snapshot
 	// sample its own window on each call.
 	Sampler *sampler.Sampler
-	// Calls reaches the served tools once the server exists, for toolsets
-	// whose tools call others (onboarding); nil leaves those tools unable to.
-	Calls *tool.Dispatch
 }
 
 // Toolsets builds every toolset, in catalogue order (DESIGN.md section 3),
 // with the privilege preflight in front of each tool its table names.
 func Toolsets(d *Deps) []tool.Toolset {
-	roots := fsroot.FromConfig(d.Config) // shared by files, search, repl and onboarding
-	calls := d.Calls
-	if calls == nil {
-		calls = &tool.Dispatch{}
+	roots := d.Roots // shared by files, search, edit, repl and onboarding
+	if roots == nil {
+		roots = &fsroot.Set{}
 	}
 	hasBinary := func(string) bool { return false }
 	if d.Exec != nil {
@@ -68,7 +67,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		trace.New(d.Host).Toolset(),
 		bpftrace.New(&bpftrace.Deps{Exec: d.Exec, Config: d.Config.Bpftrace}).Toolset(),
 		stats.New(d.Store).Toolset(),
-		onboarding.New(&onboarding.Deps{Roots: roots, Exec: d.Exec, Calls: calls}).Toolset(),
+		onboarding.New(&onboarding.Deps{Roots: roots, Exec: d.Exec}).Toolset(),
 	}
 	pre.Guard(sets)
 	return sets

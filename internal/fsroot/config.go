@@ -4,26 +4,17 @@ import (
 	"github.com/hostmcp/hostmcp/internal/config"
 )
 
-// FromConfig opens the configured roots. A root that cannot be opened
-// (removed since the configuration was validated) is left out rather than
-// failing the whole server; paths in it are then refused as outside the
-// roots. The set lives as long as the process.
-func FromConfig(cfg *config.Config) *Set {
-	s := &Set{}
+// FromConfig opens the configured roots, once, at start-up. A root that
+// cannot be opened (removed or unmounted since the configuration was
+// validated) is an error naming it, as Open's are: serving fewer roots
+// than the operator named would hide it. The caller closes the set.
+func FromConfig(cfg *config.Config) (*Set, error) {
 	if cfg == nil {
-		return s
+		return &Set{}, nil
 	}
+	specs := make([]Spec, 0, len(cfg.Roots))
 	for _, r := range cfg.Roots {
-		one, err := Open([]Spec{{Path: r.Path, ReadOnly: r.ReadOnly, Alias: r.Given}})
-		if err != nil {
-			continue
-		}
-		s.owned = append(s.owned, one.owned...)
-		for _, root := range one.roots {
-			if s.identify(root) == nil {
-				s.roots = append(s.roots, root)
-			}
-		}
+		specs = append(specs, Spec{Path: r.Path, ReadOnly: r.ReadOnly, Alias: r.Given})
 	}
-	return s
+	return Open(specs)
 }

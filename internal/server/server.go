@@ -168,8 +168,11 @@ func (s *Server) Call(ctx context.Context, name string, args json.RawMessage) (t
 	return s.run(ctx, tool.Invocation{Def: d, Args: args, Session: s.session, Client: "session:" + s.session}), nil
 }
 
-// run is the one path of every call: the runner, then its record and metrics.
+// run is the one path of every call: the runner, then its record and
+// metrics. The call may run other served tools through s (Call.Tools),
+// which take this same path.
 func (s *Server) run(ctx context.Context, inv tool.Invocation) tool.Result {
+	inv.Tools = s
 	res := s.runner.Run(ctx, inv)
 	s.metrics.observe(inv.Def.Spec.Name, res)
 	s.audit(inv, res)

@@ -21,7 +21,7 @@ type ClientRootsFunc func(ctx context.Context) (paths []string, declared bool, e
 
 // Call is what a handler knows about the call it serves beyond its input:
 // who called, and the shared mechanisms it may use (warnings, handles,
-// progress).
+// progress, the other served tools).
 type Call struct {
 	Tool    string
 	Session string
@@ -29,6 +29,7 @@ type Call struct {
 	handles     HandleSink
 	progress    ProgressFunc
 	clientRoots ClientRootsFunc
+	tools       Caller
 
 	// What the envelope around the data holds, for DataBudget.
 	outputCap     int
@@ -52,7 +53,7 @@ const maxWarnings = 50
 func (r *Runner) newCall(inv Invocation, lim Limits) *Call {
 	return &Call{
 		Tool: inv.Def.Spec.Name, Session: inv.Session,
-		handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots,
+		handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots, tools: inv.Tools,
 		outputCap: lim.OutputCap, version: r.Version, host: r.Host,
 		facts: inv.Def.Spec.Facts, gate: gate{policy: r.Confirm, asking: inv.Asking},
 	}

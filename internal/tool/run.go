@@ -50,6 +50,9 @@ type Invocation struct {
 	// ClientRoots lists the calling client's MCP roots; nil when the
 	// transport has no client to ask (the CLI).
 	ClientRoots ClientRootsFunc
+	// Tools runs the other served tools, for a tool that calls them
+	// (Call.Tools); the server sets itself. nil outside a server.
+	Tools Caller
 	// Asking is how the caller's client can ask a person to confirm the
 	// call; nil when it cannot (the CLI, a tool's own flow).
 	Asking *Asking

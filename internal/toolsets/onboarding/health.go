@@ -21,9 +21,10 @@ type healthDetails struct {
 // systemHealth is the health report hostmcp triage prints (see
 // health.Collect): perf_info, perf_snapshot judged with the USE check's
 // thresholds, the failed services and, where the operator enabled
-// sys_logs, the last hour's errors.
-func (s *Set) systemHealth(ctx context.Context, _ *tool.Call) (runOut, error) {
-	r := health.Collect(ctx, s.deps.Calls, "system_health")
+// sys_logs, the last hour's errors. The tools are called through the
+// call's own Caller, so they run as a client's calls do.
+func (s *Set) systemHealth(ctx context.Context, call *tool.Call) (runOut, error) {
+	r := health.Collect(ctx, call.Tools(), "system_health")
 	out := runOut{Flow: "system_health", Summary: r.Summary()}
 	for _, st := range r.Steps {
 		out.Steps = append(out.Steps, step(st))

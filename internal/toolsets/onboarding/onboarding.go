@@ -17,9 +17,8 @@ import (
 
 // Deps are what the flows work through.
 type Deps struct {
-	Roots *fsroot.Set    // explain_repo and organize_downloads read and move inside them
-	Exec  *execx.Runner  // git, for explain_repo
-	Calls *tool.Dispatch // the other tools, for system_health
+	Roots *fsroot.Set   // explain_repo and organize_downloads read and move inside them
+	Exec  *execx.Runner // git, for explain_repo
 }
 
 // Set is the onboarding toolset.

@@ -42,7 +42,10 @@ func newConfigSet(t *testing.T, edit func(*config.Config)) *Set {
 	cfg := config.Default(t.TempDir(), os.Getuid(), os.Getenv)
 	cfg.StateDir = t.TempDir()
 	edit(cfg)
-	roots := fsroot.FromConfig(cfg)
+	roots, err := fsroot.FromConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { roots.Close() })
 	s := New(&Deps{Config: cfg, Roots: roots})
 	if s.setupErr != nil {
