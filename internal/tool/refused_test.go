@@ -142,3 +142,22 @@ func TestRunnerReportsAnUndeclaredProgramAsInternal(t *testing.T) {
 		t.Errorf("want INTERNAL naming the declaration, got %s", res.JSON)
 	}
 }
+
+// A call gives back its slots before it answers: the agent's next call,
+// sent on the answer, must not find the server still busy with this one.
+func TestSlotsFreeWhenTheCallAnswers(t *testing.T) {
+	c := oneSlot()
+	started, release := make(chan bool, 1), make(chan struct{})
+	close(release)
+	d := blockingDef(true, c, started, release)
+	r := &Runner{Admission: c}
+	for i := range 500 {
+		if res := r.Run(context.Background(), Invocation{Def: d, Client: "a"}); res.Err != nil {
+			t.Fatalf("call %d: %s", i, res.JSON)
+		}
+		<-started
+		if c.Calls().InUse() != 0 || c.Programs().InUse() != 0 {
+			t.Fatalf("call %d answered with its slots still held: calls %d, programs %d", i, c.Calls().InUse(), c.Programs().InUse())
+		}
+	}
+}

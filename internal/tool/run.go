@@ -155,14 +155,17 @@ func (r *Runner) invoke(ctx context.Context, inv Invocation, call *Call, timeout
 	}
 	done := make(chan answer, 1)
 	go func() {
-		defer release()
+		var a answer
+		// The slots go back before the answer does: the agent's next
+		// call, sent on this answer, must not find them still held.
 		defer func() {
 			if p := recover(); p != nil {
-				done <- answer{err: Errorf(Internal, "the tool panicked: %v", p)}
+				a = answer{err: Errorf(Internal, "the tool panicked: %v", p)}
 			}
+			release()
+			done <- a
 		}()
-		d, err := inv.Def.invoke(ctx, call, inv.Args)
-		done <- answer{d, err}
+		a.data, a.err = inv.Def.invoke(ctx, call, inv.Args)
 	}()
 	var a answer
 	select {
