@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 var allRevisions = []string{rev20241105, rev20250326, rev20250618, rev20251125}
@@ -66,15 +68,17 @@ func TestToolResultByRevision(t *testing.T) {
 			&mcp.ResourceLink{URI: "hostmcp://artifact/a1", Name: "a1"},
 		},
 		StructuredContent: json.RawMessage(`{"success":true}`),
+		// The call's provenance: _meta is defined on every revision's result.
+		Meta: mcp.Meta{tool.ProvenanceKey: tool.Provenance{Tool: "t"}},
 	}
 	want := map[string]struct {
 		keys    []string
 		content []string
 	}{
-		rev20241105: {[]string{"content"}, []string{"text"}},
-		rev20250326: {[]string{"content"}, []string{"text", "audio"}},
-		rev20250618: {[]string{"content", "structuredContent"}, []string{"text", "audio", "resource_link"}},
-		rev20251125: {[]string{"content", "structuredContent"}, []string{"text", "audio", "resource_link"}},
+		rev20241105: {[]string{"_meta", "content"}, []string{"text"}},
+		rev20250326: {[]string{"_meta", "content"}, []string{"text", "audio"}},
+		rev20250618: {[]string{"_meta", "content", "structuredContent"}, []string{"text", "audio", "resource_link"}},
+		rev20251125: {[]string{"_meta", "content", "structuredContent"}, []string{"text", "audio", "resource_link"}},
 	}
 	for _, rev := range allRevisions {
 		got := legacyResult(rev, full)

@@ -57,6 +57,10 @@ func (s *Server) mcpHandler(d *tool.Def) mcp.ToolHandler {
 			return s.inputRequired(req, client, res.Ask), nil
 		}
 		return &mcp.CallToolResult{
+			// The provenance is for the client, not the model: _meta,
+			// which every protocol revision allows and clients do not
+			// show the model.
+			Meta:              mcp.Meta{tool.ProvenanceKey: res.Provenance},
 			Content:           toolContent(res),
 			StructuredContent: jsonRaw(res.JSON),
 			IsError:           res.Err != nil,

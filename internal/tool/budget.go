@@ -2,21 +2,14 @@ package tool
 
 import (
 	"encoding/json"
-	"math"
 )
 
 // The output cap bounds the whole answer of a call, the envelope included:
 // it is what the client receives as text, and a tool that sizes its answer
 // to the cap (handle_read's pages) must be able to count on the rest.
 
-// longestTimestamp is as long as any timestamp Run writes.
-const longestTimestamp = "2006-01-02T15:04:05.999999999Z"
-
-// answerBytes is the length of env's JSON as an answer that started at
-// the longest timestamp and took the longest duration.
+// answerBytes is the length of env's JSON as an answer.
 func answerBytes(env Envelope) int {
-	env.Timestamp = longestTimestamp
-	env.DurationMS = math.MaxInt64
 	js, err := MarshalJSON(env)
 	if err != nil { // only reachable through a bug in Envelope itself
 		panic("marshaling an envelope: " + err.Error())
@@ -42,15 +35,14 @@ func (c *Call) DataBudget(moreWarnings ...string) int {
 }
 
 // envelopeFixed bounds the bytes of an envelope around its data beyond its
-// strings (tool, version, host, warnings): member names, punctuation, the
-// longest timestamp and duration. TestEnvelopeBound checks it.
-const envelopeFixed = 192
+// warnings: member names and punctuation. TestEnvelopeBound checks it.
+const envelopeFixed = 48
 
 // surelyFits reports, without encoding an envelope, whether data of n
 // bytes fits the cap: the check every call makes, where DataBudget's
 // encoding would cost a few microseconds for nothing.
 func (c *Call) surelyFits(n int) bool {
-	around := envelopeFixed + JSONStringLen(c.Tool) + JSONStringLen(c.version) + JSONStringLen(c.host)
+	around := envelopeFixed
 	for _, w := range c.Warnings() {
 		around += JSONStringLen(w) + 1
 	}
@@ -68,5 +60,5 @@ func (c *Call) capBytes() int {
 
 // frame is the envelope of this call without its data.
 func (c *Call) frame(warnings []string) Envelope {
-	return Envelope{Tool: c.Tool, ToolVersion: c.version, Host: c.host, Warnings: warnings}
+	return Envelope{Warnings: warnings}
 }

@@ -6,15 +6,15 @@ import (
 )
 
 // surelyFits must never say yes where the envelope would pass the cap: its
-// fixed part bounds everything in an envelope but its strings.
+// fixed part bounds everything in an envelope but its warnings.
 func TestEnvelopeBound(t *testing.T) {
 	for _, c := range []*Call{
 		{},
-		{Tool: "perf_info", version: "v1.2.3", host: "h"},
-		{Tool: strings.Repeat("t", 64), version: "v0.0.0-20261126-abcdef\"-dirty", host: strings.Repeat("é", 32), warnings: []string{"a", "\"quoted\"\n", ""}},
+		{Tool: "perf_info", warnings: []string{"a"}},
+		{Tool: strings.Repeat("t", 64), warnings: []string{"a", "\"quoted\"\n", "", strings.Repeat("é", 32)}},
 	} {
 		around := envelopeBytes(c.frame(c.Warnings()))
-		strs := JSONStringLen(c.Tool) + JSONStringLen(c.version) + JSONStringLen(c.host)
+		strs := 0
 		for _, w := range c.Warnings() {
 			strs += JSONStringLen(w) + 1
 		}

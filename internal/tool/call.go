@@ -31,9 +31,8 @@ type Call struct {
 	clientRoots ClientRootsFunc
 	tools       Caller
 
-	// What the envelope around the data holds, for DataBudget.
-	outputCap     int
-	version, host string
+	// The answer's bound, for DataBudget.
+	outputCap int
 
 	mu           sync.Mutex
 	warnings     []string
@@ -54,8 +53,7 @@ func (r *Runner) newCall(inv Invocation, lim Limits) *Call {
 	return &Call{
 		Tool: inv.Def.Spec.Name, Session: inv.Session,
 		handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots, tools: inv.Tools,
-		outputCap: lim.OutputCap, version: r.Version, host: r.Host,
-		facts: inv.Def.Spec.Facts, gate: gate{policy: r.Confirm, asking: inv.Asking},
+		outputCap: lim.OutputCap, facts: inv.Def.Spec.Facts, gate: gate{policy: r.Confirm, asking: inv.Asking},
 	}
 }
 

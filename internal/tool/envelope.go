@@ -9,14 +9,12 @@ import (
 )
 
 // Envelope is every tool's structuredContent: the base response of spec 000
-// section 3.1, plus the handle of a payload that went over the output cap.
+// section 3.1 less the call's provenance (tool, tool_version, timestamp,
+// duration_ms, host), which goes in the result's _meta (Provenance), plus
+// the handle of a payload that went over the output cap. What is left is
+// what a model acts on.
 type Envelope struct {
 	Success     bool            `json:"success" jsonschema:"true when data is valid; false when error says why"`
-	Tool        string          `json:"tool" jsonschema:"name of the tool that answered"`
-	ToolVersion string          `json:"tool_version" jsonschema:"hostmcp version that answered"`
-	Timestamp   string          `json:"timestamp" jsonschema:"when the call started, RFC 3339 UTC"`
-	DurationMS  int64           `json:"duration_ms" jsonschema:"wall time of the call in milliseconds"`
-	Host        string          `json:"host" jsonschema:"hostname of the machine that answered"`
 	Data        json.RawMessage `json:"data,omitempty" jsonschema:"the tool's result; absent on error or when truncated"`
 	Error       *ErrorInfo      `json:"error,omitempty" jsonschema:"present when success is false"`
 	Truncated   bool            `json:"truncated,omitempty" jsonschema:"true when data was over the output cap: data_preview and handle stand in for it"`
@@ -66,9 +64,8 @@ func envelopeSchema(data *jsonschema.Schema) (*jsonschema.Schema, error) {
 // structuredContent against it and act on it, so the schema types what a
 // client acts on: success (required), data as an object, the error's code,
 // message, recoverable and retry_after_ms, what stands in for data over the
-// cap (truncated, handle, data_preview, preview_counts), and warnings. The
-// call's other fields (tool, tool_version, timestamp, duration_ms, host,
-// error.suggestion) and every tool's data fields are described in
+// cap (truncated, handle, data_preview, preview_counts), and warnings.
+// error.suggestion and every tool's data fields are described in
 // docs/tools.md; with no additionalProperties they, and fields a later
 // version adds, still validate.
 func servedOutputSchema() *jsonschema.Schema {

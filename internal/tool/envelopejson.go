@@ -7,9 +7,8 @@ import (
 )
 
 // dataPlaceholder stands for data while the rest of an envelope is
-// encoded. `,"data":0` cannot occur before the data member: the fields
-// before it are a boolean, a number and strings, in which a quote is
-// always escaped.
+// encoded. `,"data":0` cannot occur before the data member: the only
+// field before it is success, a boolean.
 var dataPlaceholder = []byte(`,"data":0`)
 
 // JSON encodes the envelope as MarshalJSON does, without encoding data

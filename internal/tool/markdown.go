@@ -54,6 +54,13 @@ func Markdown(sets []Toolset) []byte {
 		panic(err)
 	}
 	writeProps(&b, errInfo, false)
+	fmt.Fprintf(&b, "\nThe call's provenance is not in the envelope: it is in the result's `_meta`, under `%s`, "+
+		"which clients keep for their logs and views and do not show the model (every protocol revision defines `_meta`):\n\n", ProvenanceKey)
+	prov, err := jsonschema.For[Provenance](nil)
+	if err != nil {
+		panic(err)
+	}
+	writeProps(&b, prov, false)
 	b.WriteString("\nError codes: ")
 	codes := Codes()
 	names := make([]string, len(codes))

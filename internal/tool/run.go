@@ -59,14 +59,16 @@ type Invocation struct {
 }
 
 // Result is one call's answer: the envelope and its compact JSON, which is
-// both the structuredContent and the text content, and on success the
-// handles and artifacts it points to.
+// both the structuredContent and the text content, the call's provenance
+// for the result's _meta, and on success the handles and artifacts it
+// points to.
 type Result struct {
-	Envelope Envelope
-	JSON     []byte
-	Err      *Error // nil on success
-	Duration time.Duration
-	Links    []Link
+	Envelope   Envelope
+	JSON       []byte
+	Provenance Provenance
+	Err        *Error // nil on success
+	Duration   time.Duration
+	Links      []Link
 	// Confirmation is what came of [confirm] for the call, for its record.
 	Confirmation Confirmation
 	// Ask, when set, is a question for a person that the client is to
@@ -109,12 +111,7 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 	if ask != nil {
 		return Result{Ask: ask, Confirmation: ConfirmAsked, Duration: now().Sub(start)}
 	}
-	env := Envelope{
-		Tool:        inv.Def.Spec.Name,
-		ToolVersion: r.Version,
-		Timestamp:   start.UTC().Format(time.RFC3339Nano),
-		Host:        r.Host,
-	}
+	var env Envelope
 	var terr *Error
 	if err == nil {
 		env.Success = true
@@ -128,13 +125,16 @@ func (r *Runner) Run(ctx context.Context, inv Invocation) Result {
 		env.Data = nil
 	}
 	env.Warnings = call.Warnings()
-	elapsed := now().Sub(start)
-	env.DurationMS = elapsed.Milliseconds()
 	js, merr := env.JSON()
 	if merr != nil { // only reachable through a bug in Envelope itself
 		panic(fmt.Sprintf("marshaling envelope: %v", merr))
 	}
-	res := Result{Envelope: env, JSON: js, Err: terr, Duration: elapsed, Confirmation: call.gate.outcome}
+	elapsed := now().Sub(start)
+	prov := Provenance{
+		Tool: inv.Def.Spec.Name, ToolVersion: r.Version, Host: r.Host,
+		Timestamp: start.UTC().Format(time.RFC3339Nano), DurationMS: elapsed.Milliseconds(),
+	}
+	res := Result{Envelope: env, JSON: js, Provenance: prov, Err: terr, Duration: elapsed, Confirmation: call.gate.outcome}
 	if terr == nil {
 		res.Links = call.Links()
 	}

@@ -97,8 +97,18 @@ func TestRunEnvelope(t *testing.T) {
 			if env.Success != tc.wantOK {
 				t.Fatalf("success = %v, want %v (%s)", env.Success, tc.wantOK, res.JSON)
 			}
-			if env.Tool != "echo" || env.Host != "h1" || env.ToolVersion != "v1" || env.Timestamp == "" {
-				t.Errorf("envelope header wrong: %s", res.JSON)
+			if p := res.Provenance; p.Tool != "echo" || p.Host != "h1" || p.ToolVersion != "v1" || p.Timestamp == "" || p.DurationMS != res.Duration.Milliseconds() {
+				t.Errorf("provenance wrong: %+v", p)
+			}
+			// The provenance is for _meta: the model's answer holds none of it.
+			var members map[string]json.RawMessage
+			if err := json.Unmarshal(res.JSON, &members); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"tool", "tool_version", "timestamp", "duration_ms", "host"} {
+				if _, ok := members[k]; ok {
+					t.Errorf("the answer carries %q: %s", k, res.JSON)
+				}
 			}
 			if tc.wantCode != "" {
 				if res.Err == nil || res.Err.Code != tc.wantCode || env.Error == nil || env.Error.Code != string(tc.wantCode) {

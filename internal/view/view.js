@@ -11,6 +11,7 @@
   let nextId = 1;
   let hostCaps = {};
   let toolArgs = null;
+  let hostTool = ""; // the tool the host opened the view for (hostContext.toolInfo)
   let redraw = null; // draws the current result again at a new width
 
   // --- the protocol -------------------------------------------------------
@@ -68,8 +69,11 @@
     if (m.id !== undefined) send({ id: m.id, error: { code: -32601, message: "method not found: " + m.method } });
   }
 
-  // applyContext follows the host's theme, style variables and container.
+  // applyContext follows the host's theme, style variables and container,
+  // and notes the tool the view was opened for.
   function applyContext(ctx) {
+    const info = ctx.toolInfo && ctx.toolInfo.tool;
+    if (info && typeof info.name === "string") hostTool = info.name;
     const root = document.documentElement;
     if (ctx.theme === "light" || ctx.theme === "dark") root.dataset.theme = ctx.theme;
     const vars = ctx.styles && ctx.styles.variables;
@@ -174,6 +178,15 @@
     perf_runq_latency: "Run queue latency histogram",
   };
 
+  // provenanceOf is who answered and when: the result's _meta, where
+  // hostmcp puts it so that the model does not pay for it; an older
+  // hostmcp had it in the envelope.
+  function provenanceOf(result, env) {
+    const meta = result && result._meta;
+    const p = meta && meta["io.hostmcp/call"];
+    return p && typeof p === "object" ? p : env;
+  }
+
   function show(result) {
     const env = envelopeOf(result);
     redraw = null;
@@ -183,8 +196,10 @@
       status("This result holds no hostmcp answer to draw.");
       return;
     }
-    document.getElementById("title").textContent = titles[env.tool] || env.tool || "hostmcp";
-    const meta = [env.tool, env.host, env.timestamp, env.duration_ms !== undefined ? fmt(env.duration_ms / 1000, 1) + " s" : ""];
+    const call = provenanceOf(result, env);
+    const tool = call.tool || hostTool;
+    document.getElementById("title").textContent = titles[tool] || tool || "hostmcp";
+    const meta = [tool, call.host, call.timestamp, call.duration_ms !== undefined ? fmt(call.duration_ms / 1000, 1) + " s" : ""];
     document.getElementById("meta").textContent = meta.filter(Boolean).join(" · ");
     if (!env.success) {
       const e = env.error || {};
@@ -208,9 +223,9 @@
       main.append(el("p", "note", "The result has no data to draw."));
       return;
     }
-    const draw = views[env.tool];
+    const draw = views[tool];
     if (!draw) {
-      main.append(el("p", "note", "hostmcp has no drawing for " + env.tool + "; its text answer says it all."));
+      main.append(el("p", "note", "hostmcp has no drawing for " + (tool || "this result") + "; its text answer says it all."));
       return;
     }
     Promise.resolve(draw(data, main)).catch((err) => main.append(el("p", "error", "Drawing failed: " + err.message)));

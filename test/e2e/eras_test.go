@@ -156,9 +156,15 @@ func checkRevision(t *testing.T, ctx context.Context, cs *mcp.ClientSession, wir
 		t.Fatalf("tools/call content = %s, want one text item", res["content"])
 	}
 	var env envelope
-	if err := json.Unmarshal([]byte(content[0].Text), &env); err != nil || !env.Success || env.Tool != "fs_list" {
-		t.Errorf("text content is not fs_list's successful envelope: %.300s", content[0].Text)
+	if err := json.Unmarshal([]byte(content[0].Text), &env); err != nil || !env.Success {
+		t.Errorf("text content is not a successful envelope: %.300s", content[0].Text)
 	}
+	// The call's provenance is in _meta, which every revision defines.
+	var meta map[string]json.RawMessage
+	if err := json.Unmarshal(res["_meta"], &meta); err != nil {
+		t.Errorf("tools/call _meta = %s: %v", res["_meta"], err)
+	}
+	checkProvenance(t, meta[provenanceKey], "fs_list", content[0].Text)
 	if sc, ok := res["structuredContent"]; ok && !jsonEqual(content[0].Text, string(sc)) {
 		t.Error("structuredContent and the text content differ")
 	}

@@ -71,7 +71,6 @@ func (l *testLog) Write(p []byte) (int, error) {
 // envelope is the structuredContent every tool returns.
 type envelope struct {
 	Success       bool            `json:"success"`
-	Tool          string          `json:"tool"`
 	Data          json.RawMessage `json:"data"`
 	Truncated     bool            `json:"truncated"`
 	DataPreview   json.RawMessage `json:"data_preview"`

@@ -111,9 +111,9 @@ func TestHostRootsFromConfig(t *testing.T) {
 func decodeData(t *testing.T, env envelope, v any) {
 	t.Helper()
 	if !env.Success {
-		t.Fatalf("%s failed: %s", env.Tool, env.Data)
+		t.Fatalf("the call failed: %+v", env.Error)
 	}
 	if err := json.Unmarshal(env.Data, v); err != nil {
-		t.Fatalf("%s data: %v\n%s", env.Tool, err, env.Data)
+		t.Fatalf("data: %v\n%s", err, env.Data)
 	}
 }

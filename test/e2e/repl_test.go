@@ -76,10 +76,10 @@ func TestSessionsDieWithKilledServer(t *testing.T) {
 func mustData(t *testing.T, env envelope, v any) {
 	t.Helper()
 	if !env.Success {
-		t.Fatalf("%s failed: %+v", env.Tool, env.Error)
+		t.Fatalf("the call failed: %+v", env.Error)
 	}
 	if err := json.Unmarshal(env.Data, v); err != nil {
-		t.Fatalf("%s data: %v", env.Tool, err)
+		t.Fatalf("data: %v\n%s", err, env.Data)
 	}
 }
 

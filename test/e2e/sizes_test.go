@@ -113,7 +113,7 @@ func TestDefaultAnswersSizedForContext(t *testing.T) {
 	if err := json.Unmarshal(env.Data, &read); err != nil || read.Content != "four\n" {
 		t.Fatalf("fs_read: %+v (%v)", env, err)
 	}
-	for _, k := range []string{"start_line", "truncated"} {
+	for _, k := range []string{"start_line", "truncated", "path", "size_bytes"} {
 		if _, ok := read.Meta[k]; ok {
 			t.Errorf("fs_read of a whole file has %s in meta: %s", k, env.Data)
 		}

@@ -499,6 +499,16 @@ func TestProfileViewRunsOnlyItsOwnScript(t *testing.T) {
 	checkBars(t, "", bars)
 	checkConversation(t, h, tab, "")
 	h.screenshot(tab, "io-latency.png")
+	// The header names the tool and host from the result's _meta, where
+	// the call's provenance is.
+	var header string
+	if err := h.inView(tab, `document.getElementById("title").textContent + " | " + document.getElementById("meta").textContent`, &header); err != nil {
+		t.Fatal(err)
+	}
+	prov, _ := res.Meta[provenanceKey].(map[string]any)
+	if host, _ := prov["host"].(string); host == "" || !strings.HasPrefix(header, "Block I/O latency | perf_io_latency · "+host+" · ") {
+		t.Errorf("the view's header is %q, want the tool and host of _meta %v", header, prov)
+	}
 
 	altered := []byte(strings.Replace(string(page), `"use strict";`, `"use strict"; `, 1))
 	if string(altered) == string(page) {

@@ -146,7 +146,12 @@ async function callAndValidate(client, tool, validate) {
   }
   out.success = sc.success === true;
   if (typeof sc.success !== "boolean") fail(`${tool.name}: envelope success is not a boolean`);
-  if (sc.tool !== tool.name) fail(`${tool.name}: envelope tool is ${JSON.stringify(sc.tool)}`);
+  // The call's provenance is in _meta, which clients keep from the model.
+  const prov = res._meta?.["io.hostmcp/call"];
+  if (prov?.tool !== tool.name) fail(`${tool.name}: _meta provenance is ${JSON.stringify(prov)}`);
+  for (const k of ["tool", "tool_version", "timestamp", "duration_ms", "host"]) {
+    if (k in sc) fail(`${tool.name}: structuredContent carries ${k}, which belongs in _meta`);
+  }
   if (out.is_error === out.success) fail(`${tool.name}: isError=${out.is_error} but success=${out.success}`);
   if (!out.success) fail(`${tool.name}: failed: ${JSON.stringify(sc.error)}`);
   if (validate) {

@@ -31,14 +31,16 @@ type readOut struct {
 	Meta    readMeta `json:"meta"`
 }
 
-// readMeta says what the content is: a whole file's meta is its path, size
-// and line count, so that a 200-line file costs little more than its bytes
-// and JSON's escaping of them. The hash is given when asked for: it is 80
-// bytes of every answer (1.4 % of a 200-line Go file) that only a write
-// guarded by expected_sha256 uses.
+// readMeta says what the content is. A whole file's meta is its line count
+// alone, so that a 200-line file costs little more than its bytes and
+// JSON's escaping of them: its path is the one the caller gave, resolved as
+// every later call resolves it, and its size is the content's. A window
+// adds the path and size, and where it is. The hash is given when asked
+// for: it is 80 bytes of every answer (1.4 % of a 200-line Go file) that
+// only a write guarded by expected_sha256 uses.
 type readMeta struct {
-	Path            string `json:"path" jsonschema:"absolute path read"`
-	SizeBytes       int64  `json:"size_bytes"`
+	Path            string `json:"path,omitempty" jsonschema:"absolute path read; absent when content is the whole file"`
+	SizeBytes       int64  `json:"size_bytes,omitempty" jsonschema:"absent when content is the whole file"`
 	TotalLines      int    `json:"total_lines"`
 	Estimated       bool   `json:"total_lines_estimated,omitempty" jsonschema:"true for files over 32 MiB: total_lines (and start_line of a tail) extrapolated from the lines read"`
 	StartLine       int    `json:"start_line,omitempty" jsonschema:"0-based number of the first line in content; absent when 0"`
@@ -108,10 +110,7 @@ func (s *Set) handleRead(ctx context.Context, call *tool.Call, in readIn) (readO
 	}
 	out := readOut{
 		Content: strings.Join(w.Lines, ""),
-		Meta: readMeta{
-			Path: loc.Abs(), SizeBytes: size, TotalLines: w.Total, Estimated: w.Estimated,
-			StartLine: w.Start,
-		},
+		Meta:    readMeta{TotalLines: w.Total, Estimated: w.Estimated, StartLine: w.Start},
 	}
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Nlink > 1 {
 		out.Meta.HardLinks = uint64(sys.Nlink)
@@ -120,6 +119,7 @@ func (s *Set) handleRead(ctx context.Context, call *tool.Call, in readIn) (readO
 	out.Meta.Truncated = w.Start > 0 || end < w.Total
 	if out.Meta.Truncated || w.Estimated {
 		out.Meta.ReturnedLines = len(w.Lines)
+		out.Meta.Path, out.Meta.SizeBytes = loc.Abs(), size
 	}
 	if end < w.Total {
 		out.Meta.NextOffsetLines = end

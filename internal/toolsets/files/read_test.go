@@ -16,9 +16,9 @@ import (
 )
 
 // fs_read's answer is the file's content plus a small meta: a whole file
-// carries its path, size, line counts and SHA-256 and no zero or false
-// field; a window adds where it starts, that it is one, and where the next
-// begins. The content is there once.
+// carries its line count (and the SHA-256 when asked) and no zero or false
+// field; a window adds the path and size, where it starts, that it is one,
+// and where the next begins. The content is there once.
 func TestReadMetaCompact(t *testing.T) {
 	root := t.TempDir()
 	var text strings.Builder
@@ -41,9 +41,9 @@ func TestReadMetaCompact(t *testing.T) {
 		want string
 	}{
 		{map[string]any{"path": "f.go", "max_lines": 2000},
-			fmt.Sprintf(`{"path":%q,"size_bytes":%d,"total_lines":300}`, abs, len(whole))},
+			`{"total_lines":300}`},
 		{map[string]any{"path": "f.go", "max_lines": 2000, "sha256": true},
-			fmt.Sprintf(`{"path":%q,"size_bytes":%d,"total_lines":300,"sha256":%q}`, abs, len(whole), hex.EncodeToString(sum[:]))},
+			fmt.Sprintf(`{"total_lines":300,"sha256":%q}`, hex.EncodeToString(sum[:]))},
 		{map[string]any{"path": "f.go", "offset_lines": 100, "max_lines": 50},
 			fmt.Sprintf(`{"path":%q,"size_bytes":%d,"total_lines":300,"start_line":100,"returned_lines":50,"truncated":true,"next_offset_lines":150}`, abs, len(whole))},
 		{map[string]any{"path": "f.go", "offset_lines": 100, "max_lines": 50, "sha256": true},
