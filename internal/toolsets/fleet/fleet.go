@@ -31,6 +31,8 @@ type Set struct {
 	// transport is shared by every call, so connections to the hosts and
 	// to Prometheus are kept and reused between calls.
 	transport *http.Transport
+	// kinds are the hosts' recent word on which tools are read-only.
+	kinds remoteKinds
 }
 
 // New builds the fleet toolset over its configuration.

@@ -108,6 +108,7 @@ func closedAddr(tb testing.TB) string {
 type callCounter struct {
 	mu    sync.Mutex
 	n     int
+	lists int // tools/list requests
 	gate  *inflightGate
 	delay time.Duration
 }
@@ -118,10 +119,21 @@ func (c *callCounter) count() int {
 	return c.n
 }
 
+func (c *callCounter) listed() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lists
+}
+
 func (c *callCounter) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"method":"tools/list"`)) {
+			c.mu.Lock()
+			c.lists++
+			c.mu.Unlock()
+		}
 		if !bytes.Contains(body, []byte(`"method":"tools/call"`)) {
 			next.ServeHTTP(w, r)
 			return

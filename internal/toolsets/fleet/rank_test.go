@@ -77,3 +77,29 @@ func TestSummarize(t *testing.T) {
 		}
 	}
 }
+
+// A host's word on a tool is kept kindsTTL, per endpoint and tool.
+func TestRemoteKindsExpire(t *testing.T) {
+	var k remoteKinds
+	now := time.Now()
+	k.put("http://a/mcp", "perf_info", true, now)
+	k.put("http://b/mcp", "site_write", false, now)
+	for _, tc := range []struct {
+		endpoint, tool  string
+		at              time.Time
+		readOnly, known bool
+	}{
+		{"http://a/mcp", "perf_info", now.Add(kindsTTL), true, true},
+		{"http://a/mcp", "perf_info", now.Add(kindsTTL + time.Second), false, false},
+		{"http://b/mcp", "site_write", now, false, true},
+		{"http://b/mcp", "perf_info", now, false, false},
+	} {
+		if ro, known := k.get(tc.endpoint, tc.tool, tc.at); ro != tc.readOnly || known != tc.known {
+			t.Errorf("%s %s at +%s: %v %v, want %v %v", tc.endpoint, tc.tool, tc.at.Sub(now), ro, known, tc.readOnly, tc.known)
+		}
+	}
+	k.put("http://c/mcp", "perf_info", true, now.Add(2*kindsTTL))
+	if len(k.seen) != 1 {
+		t.Errorf("%d entries kept, want the stale ones gone", len(k.seen))
+	}
+}

@@ -30,7 +30,7 @@ type answer struct {
 
 // ask runs one tool on one host through its streamable HTTP endpoint,
 // within host_timeout: connect (initialize), check in its tools/list that
-// the tool is there and read-only, call it. Every failure is an answer
+// the tool is there and read-only (remoteReadOnly), call it. Every failure is an answer
 // with a code, never an error: a host that fails is a row.
 func (s *Set) ask(ctx context.Context, h host, name string, args json.RawMessage, token string) (a answer) {
 	start := time.Now()
@@ -40,15 +40,16 @@ func (s *Set) ask(ctx context.Context, h host, name string, args json.RawMessage
 	defer cancel()
 	rt := &hostTransport{base: s.transport, token: token}
 	client := mcp.NewClient(&mcp.Implementation{Name: "hostmcp-fleet", Version: buildinfo.Release}, nil)
+	url := endpoint(s.cfg, h)
 	cs, err := client.Connect(hctx, &mcp.StreamableClientTransport{
-		Endpoint: endpoint(s.cfg, h), HTTPClient: &http.Client{Transport: rt},
+		Endpoint: url, HTTPClient: &http.Client{Transport: rt},
 		MaxRetries: -1, DisableStandaloneSSE: true, // one request, one answer: nothing to resume
 	}, nil)
 	if err != nil {
 		return a.failed(s.classify(ctx, hctx, rt, err, "connecting"))
 	}
 	defer cs.Close()
-	if err := remoteReadOnly(hctx, cs, name); err != nil {
+	if err := s.remoteReadOnly(hctx, cs, url, name); err != nil {
 		if te, ok := errors.AsType[*tool.Error](err); ok {
 			return a.failed(te)
 		}
@@ -63,22 +64,38 @@ func (s *Set) ask(ctx context.Context, h host, name string, args json.RawMessage
 
 // remoteReadOnly checks in the host's own tools/list that it serves the
 // tool and marks it read-only: a host of another version (or configured
-// otherwise) decides for itself what its tool does.
-func remoteReadOnly(ctx context.Context, cs *mcp.ClientSession, name string) error {
-	for t, err := range cs.Tools(ctx, nil) {
-		if err != nil {
+// otherwise) decides for itself what its tool does. Its answer is kept for
+// kindsTTL.
+func (s *Set) remoteReadOnly(ctx context.Context, cs *mcp.ClientSession, endpoint, name string) error {
+	readOnly, known := s.kinds.get(endpoint, name, time.Now())
+	if !known {
+		var err error
+		if readOnly, known, err = listedReadOnly(ctx, cs, name); err != nil {
 			return err
 		}
-		if t.Name != name {
-			continue
+		if !known {
+			return tool.Errorf(tool.InvalidArgument, "this host does not serve %s", name).
+				WithSuggestion("Its operator chooses its toolsets; ask the hosts that serve it.")
 		}
-		if t.Annotations == nil || !t.Annotations.ReadOnlyHint {
-			return tool.Errorf(tool.ReadOnlyMode, "this host does not mark %s read-only (readOnlyHint), and fleet_call runs read-only tools only", name)
-		}
-		return nil
+		s.kinds.put(endpoint, name, readOnly, time.Now())
 	}
-	return tool.Errorf(tool.InvalidArgument, "this host does not serve %s", name).
-		WithSuggestion("Its operator chooses its toolsets; ask the hosts that serve it.")
+	if !readOnly {
+		return tool.Errorf(tool.ReadOnlyMode, "this host does not mark %s read-only (readOnlyHint), and fleet_call runs read-only tools only", name)
+	}
+	return nil
+}
+
+// listedReadOnly finds the tool in the host's tools/list.
+func listedReadOnly(ctx context.Context, cs *mcp.ClientSession, name string) (readOnly, served bool, err error) {
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return false, false, err
+		}
+		if t.Name == name {
+			return t.Annotations != nil && t.Annotations.ReadOnlyHint, true, nil
+		}
+	}
+	return false, false, nil
 }
 
 // took reads the host's result envelope (structured content, or the same
