@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -45,6 +46,9 @@ type callOut struct {
 	Failed int    `json:"failed"`
 	Handle string `json:"handle" jsonschema:"every host's full result, one JSON line per host after the first: read it with handle_read"`
 }
+
+// toolName is what MCP tool names of hostmcp look like (DESIGN.md).
+var toolName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
 // maxTopK bounds top_k and hosts: one call answers one row per host.
 const maxTopK = 256
@@ -126,6 +130,10 @@ func handlePayload(name string, args json.RawMessage, answers []answer) ([]byte,
 // knows to change something, and the fleet tools themselves (a fan-out of
 // fan-outs).
 func (s *Set) checkReadOnly(name string) error {
+	if !toolName.MatchString(name) {
+		return tool.Errorf(tool.InvalidArgument, "tool %q: want a tool name, 1 to 64 of a-z, 0-9 and _", tool.Clip(name)).
+			WithSuggestion("Name a host tool such as perf_use_check or sys_snapshot.")
+	}
 	if strings.HasPrefix(name, "fleet_") {
 		return tool.Errorf(tool.InvalidArgument, "fleet_call runs a host's own tool, not %s", tool.Clip(name)).
 			WithSuggestion("Name a host tool such as perf_use_check or sys_snapshot.")

@@ -150,6 +150,8 @@ func TestFleetCallRefusals(t *testing.T) {
 			tool.ReadOnlyMode, "proc_kill is destructive"},
 		{"fan-out of fan-outs", map[string]any{"tool": "fleet_call", "hosts": []string{h.Addr}},
 			tool.InvalidArgument, "not fleet_call"},
+		{"not a tool name", map[string]any{"tool": "perf info", "hosts": []string{h.Addr}},
+			tool.InvalidArgument, `tool "perf info": want a tool name`},
 		{"unknown host", map[string]any{"tool": "perf_info", "hosts": []string{"10.0.0.9:8765"}},
 			tool.InvalidArgument, `host "10.0.0.9:8765" is not one of the fleet's hosts`},
 		{"both hosts and top_k", map[string]any{"tool": "perf_info", "hosts": []string{h.Addr}, "top_k": 1},

@@ -151,6 +151,8 @@ func (a answer) failed(err *tool.Error) answer {
 // refused the token, it was busy, or it could not be reached at all.
 func (s *Set) classify(call, hostCtx context.Context, rt *hostTransport, err error, doing string) *tool.Error {
 	switch {
+	case errors.Is(call.Err(), context.Canceled):
+		return tool.Errorf(tool.Cancelled, "fleet_call was cancelled while %s", doing)
 	case call.Err() != nil:
 		return tool.Errorf(tool.Timeout, "not finished when fleet_call's own time ran out (%s)", doing)
 	case hostCtx.Err() != nil:
