@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -42,7 +44,7 @@ func (s *Set) ask(ctx context.Context, h host, name string, args json.RawMessage
 	client := mcp.NewClient(&mcp.Implementation{Name: "hostmcp-fleet", Version: buildinfo.Release}, nil)
 	url := endpoint(s.cfg, h)
 	cs, err := client.Connect(hctx, &mcp.StreamableClientTransport{
-		Endpoint: url, HTTPClient: &http.Client{Transport: rt},
+		Endpoint: url, HTTPClient: &http.Client{Transport: rt, CheckRedirect: noRedirect},
 		MaxRetries: -1, DisableStandaloneSSE: true, // one request, one answer: nothing to resume
 	}, nil)
 	if err != nil {
@@ -158,7 +160,12 @@ func (s *Set) classify(call, hostCtx context.Context, rt *hostTransport, err err
 	case hostCtx.Err() != nil:
 		return tool.Errorf(tool.Timeout, "no answer within host_timeout (%s) while %s", s.cfg.HostTimeout.Duration, doing)
 	}
+	if rt.tooLarge.Load() {
+		return tool.Errorf(tool.HostUnreachable, "the host's answer is over %d MiB, cut off while %s", maxAnswerBytes>>20, doing)
+	}
 	switch st := int(rt.status.Load()); {
+	case st >= 300 && st < 400:
+		return tool.Errorf(tool.HostUnreachable, "HTTP %d %s from its endpoint while %s: redirects are not followed (the token would go along)", st, http.StatusText(st), doing)
 	case st == http.StatusUnauthorized || st == http.StatusForbidden:
 		return tool.Errorf(tool.PermissionDenied, "the host refused the token (HTTP %d)", st)
 	case st == http.StatusTooManyRequests:
@@ -169,12 +176,23 @@ func (s *Set) classify(call, hostCtx context.Context, rt *hostTransport, err err
 	return tool.Errorf(tool.HostUnreachable, "%s: %s", doing, tool.Clip(err.Error()))
 }
 
-// hostTransport sends the bearer token and remembers the last HTTP error
-// status, which the SDK's errors do not carry.
+// maxAnswerBytes bounds one HTTP answer of a host: a result within the
+// largest max_output_bytes a host may set (16 MiB), its envelope and its
+// JSON escaping fit; a host that sends more is cut off, not held in memory.
+const maxAnswerBytes = 32 << 20
+
+// noRedirect leaves a redirect unfollowed: hostTransport would carry the
+// token to wherever a host (or a proxy) points.
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// hostTransport sends the bearer token, bounds each answer, and remembers
+// the last HTTP status that was not a success, which the SDK's errors do
+// not carry.
 type hostTransport struct {
-	base   http.RoundTripper
-	token  string
-	status atomic.Int32
+	base     http.RoundTripper
+	token    string
+	status   atomic.Int32
+	tooLarge atomic.Bool
 }
 
 func (t *hostTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -183,10 +201,34 @@ func (t *hostTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Header.Set("Authorization", "Bearer "+t.token)
 	}
 	resp, err := t.base.RoundTrip(req)
-	if err == nil && resp.StatusCode >= 400 {
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode >= 300 {
 		t.status.Store(int32(resp.StatusCode))
 	}
-	return resp, err
+	resp.Body = &cappedBody{ReadCloser: resp.Body, left: maxAnswerBytes, over: &t.tooLarge}
+	return resp, nil
+}
+
+// cappedBody fails a read past its bound.
+type cappedBody struct {
+	io.ReadCloser
+	left int64
+	over *atomic.Bool
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		b.over.Store(true)
+		return 0, fmt.Errorf("the answer is over %d MiB", maxAnswerBytes>>20)
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
 }
 
 // summarize is one line about a tool's data: its verdict or status where
