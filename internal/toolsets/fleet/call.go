@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -74,7 +75,7 @@ func (s *Set) handleCall(ctx context.Context, call *tool.Call, in callIn) (callO
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
-	chosen, err := s.choose(ctx, in)
+	chosen, err := s.choose(ctx, call, in)
 	if err != nil {
 		return callOut{}, err
 	}
@@ -146,7 +147,7 @@ func (s *Set) checkReadOnly(name string) error {
 }
 
 // choose resolves hosts or top_k to the hosts to ask.
-func (s *Set) choose(ctx context.Context, in callIn) ([]host, error) {
+func (s *Set) choose(ctx context.Context, call *tool.Call, in callIn) ([]host, error) {
 	if in.TopK > 0 {
 		p, err := s.prometheus("top_k")
 		if err != nil {
@@ -170,6 +171,11 @@ func (s *Set) choose(ctx context.Context, in callIn) ([]host, error) {
 		}
 	}
 	known, err := s.knownHosts(ctx, p)
+	if te, ok := errors.AsType[*tool.Error](err); ok && te.Code == tool.HostUnreachable && len(s.cfg.Hosts) > 0 {
+		// Prometheus is down: the hosts the operator listed can still be asked.
+		call.Warn("%s; only [fleet] hosts can be named until it answers", te.Message)
+		known, err = s.knownHosts(ctx, nil)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -113,7 +113,7 @@ scrape_configs:
 	if rows[2].Instance != fine.Addr || rows[2].Host != hostname || rows[2].TopSuspicion != "" {
 		t.Errorf("third row %+v, want %s ok without a suspicion", rows[2], fine.Addr)
 	}
-	for _, r := range []int{0, 2} {
+	for r := range rows {
 		since, err := time.Parse(time.RFC3339, rows[r].Since)
 		if err != nil || since.Before(started) || since.After(now) {
 			t.Errorf("%s since %q (%v): want a time between the test's start %s and now", rows[r].Instance, rows[r].Since, err, started)
@@ -146,12 +146,24 @@ scrape_configs:
 	}
 }
 
-// Without prometheus_url, fleet_overview says what it needs.
+// Without prometheus_url, fleet_overview says what it needs; with a
+// Prometheus that does not answer, it says so, and fleet_call still
+// reaches the hosts it names.
 func TestFleetOverviewNeedsPrometheus(t *testing.T) {
 	h := startHost(t, hostOpts{})
 	f := fleetHost(t, func(f *config.FleetConf) { f.Hosts = []string{h.Base} })
 	res := call(t, f, "fleet_overview", map[string]any{})
 	if res.Err == nil || res.Err.Code != "FEATURE_DISABLED" || !strings.Contains(res.Err.Message, "prometheus_url") {
 		t.Errorf("%+v, want FEATURE_DISABLED naming prometheus_url", res.Err)
+	}
+	gone := "http://" + closedAddr(t)
+	f = fleetHost(t, func(f *config.FleetConf) { f.Hosts, f.PrometheusURL = []string{h.Base}, gone })
+	res = call(t, f, "fleet_overview", map[string]any{})
+	if res.Err == nil || res.Err.Code != "HOST_UNREACHABLE" || !strings.Contains(res.Err.Message, "Prometheus at "+gone+" did not answer") {
+		t.Errorf("%+v, want HOST_UNREACHABLE naming Prometheus", res.Err)
+	}
+	res = call(t, f, "fleet_call", map[string]any{"tool": "perf_info", "hosts": []string{h.Addr}})
+	if got := data[callAnswer](t, res); got.OK != 1 || len(res.Envelope.Warnings) != 1 || !strings.Contains(res.Envelope.Warnings[0], "only [fleet] hosts") {
+		t.Errorf("%+v, warnings %q: want the static host asked, and a warning that Prometheus's were not", got, res.Envelope.Warnings)
 	}
 }

@@ -70,8 +70,13 @@ type run struct {
 }
 
 // currentRun walks back from end while the status is the one at end; a
-// step with no point is unreachable.
+// step with no point is unreachable, but the walk stops at the window's
+// first point: before it, Prometheus knew nothing of the host, which says
+// nothing about how long it has been down.
 func currentRun(points []model.SamplePair, start, end time.Time, step time.Duration) run {
+	if len(points) == 0 {
+		return run{Status: unreachable, Since: start, Whole: true}
+	}
 	at := make(map[int64]level, len(points))
 	for _, p := range points {
 		at[int64(p.Timestamp)] = level(p.Value)
@@ -82,14 +87,15 @@ func currentRun(points []model.SamplePair, start, end time.Time, step time.Durat
 		}
 		return unreachable
 	}
-	r := run{Status: status(end), Since: end, Seen: len(points) > 0}
-	for t := end.Add(-step); !t.Before(start); t = t.Add(-step) {
+	first := points[0].Timestamp.Time() // Prometheus returns them in time order
+	r := run{Status: status(end), Since: end, Seen: true}
+	for t := end.Add(-step); !t.Before(start) && !t.Before(first); t = t.Add(-step) {
 		if status(t) != r.Status {
 			return r
 		}
 		r.Since = t
 	}
-	r.Whole = true
+	r.Whole = !first.After(start)
 	return r
 }
 

@@ -32,6 +32,8 @@ func TestCurrentRun(t *testing.T) {
 		{"ok all along", pts(0, 0, 0, 0, 0), run{Status: ok, Since: start, Whole: true, Seen: true}},
 		{"up since its first sample", pts(nan, nan, 1, 1, 1), run{Status: warning, Since: at(2), Seen: true}},
 		{"down since a failed scrape", pts(0, 0, -1, -1, -1), run{Status: unreachable, Since: at(2), Seen: true}},
+		{"down since Prometheus first scraped it", pts(nan, -1, -1, -1, -1), run{Status: unreachable, Since: at(1), Seen: true}},
+		{"down all along", pts(-1, -1, -1, -1, -1), run{Status: unreachable, Since: start, Whole: true, Seen: true}},
 		{"no recent sample", pts(0, 0, 0, nan, nan), run{Status: unreachable, Since: at(3), Seen: true}},
 		{"never seen", nil, run{Status: unreachable, Since: start, Whole: true}},
 	}
