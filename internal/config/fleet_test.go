@@ -28,6 +28,8 @@ func TestValidateFleet(t *testing.T) {
 		{"prometheus with credentials", func(f *FleetConf) { f.PrometheusURL = "http://u:p@prom:9090" }, []string{"credentials do not go in the URL"}},
 		{"job with a quote", func(f *FleetConf) { f.Job = `hostmcp",x="` }, []string{"fleet.job"}},
 		{"empty job", func(f *FleetConf) { f.Job = "" }, []string{`fleet.job ""`}},
+		{"long job", func(f *FleetConf) { f.Job = strings.Repeat("j", 129) }, []string{"fleet.job", "1 to 128"}},
+		{"longest job", func(f *FleetConf) { f.Job = strings.Repeat("j", 128) }, nil},
 		{"bad hosts", func(f *FleetConf) { f.Hosts = []string{"10.0.0.5:8765", "http://a:1", "http://a:1", "http://b:1/?x=1"} }, []string{
 			`fleet.hosts[0]: "10.0.0.5:8765"`, `fleet.hosts[2] "http://a:1": listed twice`, `fleet.hosts[3]: "http://b:1/?x=1": a base URL has no query`,
 		}},

@@ -97,6 +97,10 @@ func validName(name string) bool {
 	return true
 }
 
+// ValidName reports whether name is one a tool may have: fleet_call
+// checks the names it passes on to other hosts with it.
+func ValidName(name string) bool { return validName(name) }
+
 // New binds a handler to its spec and infers both schemas from the Go types.
 // It panics on a malformed definition: that is a programming error, caught by
 // the registry test that builds every toolset.

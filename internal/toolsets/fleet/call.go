@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -45,11 +44,8 @@ type callOut struct {
 	Hosts  []row  `json:"hosts" jsonschema:"one per host asked, in the order asked; a host that failed or timed out is a row with its error"`
 	OK     int    `json:"ok" jsonschema:"hosts that answered"`
 	Failed int    `json:"failed"`
-	Handle string `json:"handle" jsonschema:"every host's full result, one JSON line per host after the first: read it with handle_read"`
+	Handle string `json:"handle" jsonschema:"every host's full result, one JSON line per host after the first: read it with handle_read; empty, with a warning, if it could not be kept"`
 }
-
-// toolName is what MCP tool names of hostmcp look like (DESIGN.md).
-var toolName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
 // maxTopK bounds top_k and hosts: one call answers one row per host.
 const maxTopK = 256
@@ -102,8 +98,8 @@ func (s *Set) handleCall(ctx context.Context, call *tool.Call, in callIn) (callO
 		return callOut{}, err
 	}
 	out.Handle, err = call.PutHandle(ctx, "fleet_call", map[string]any{"tool": name, "hosts": len(answers), "ok": out.OK}, payload)
-	if err != nil {
-		return callOut{}, err
+	if err != nil { // the rows stand without it
+		call.Warn("every host's full result could not be kept in a handle: %v", err)
 	}
 	return out, nil
 }
@@ -131,7 +127,7 @@ func handlePayload(name string, args json.RawMessage, answers []answer) ([]byte,
 // knows to change something, and the fleet tools themselves (a fan-out of
 // fan-outs).
 func (s *Set) checkReadOnly(name string) error {
-	if !toolName.MatchString(name) {
+	if !tool.ValidName(name) {
 		return tool.Errorf(tool.InvalidArgument, "tool %q: want a tool name, 1 to 64 of a-z, 0-9 and _", tool.Clip(name)).
 			WithSuggestion("Name a host tool such as perf_use_check or sys_snapshot.")
 	}
