@@ -21,6 +21,10 @@ type Spec struct {
 	Description string
 	// Kind is required: it sets all five annotations.
 	Kind Kind
+	// OpenWorld marks a tool that reaches beyond this host (the fleet
+	// tools ask Prometheus and other hosts' hostmcp), so openWorldHint
+	// says so; every other tool works on this host alone.
+	OpenWorld bool
 	// Idempotent marks a mutating or destructive tool whose repeat has no
 	// further effect (fs_mkdirs); read-only tools are always idempotent.
 	Idempotent bool
@@ -92,6 +96,10 @@ func validName(name string) bool {
 	}
 	return true
 }
+
+// ValidName reports whether name is one a tool may have: fleet_call
+// checks the names it passes on to other hosts with it.
+func ValidName(name string) bool { return validName(name) }
 
 // New binds a handler to its spec and infers both schemas from the Go types.
 // It panics on a malformed definition: that is a programming error, caught by
