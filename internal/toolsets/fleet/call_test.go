@@ -105,9 +105,12 @@ func TestFleetCallEveryHostIsARow(t *testing.T) {
 		var full struct {
 			Instance  string `json:"instance"`
 			ErrorCode string `json:"error_code"`
-			Result    *struct {
-				Success bool   `json:"success"`
-				Tool    string `json:"tool"`
+			Call      *struct {
+				Tool string `json:"tool"`
+				Host string `json:"host"`
+			} `json:"call"`
+			Result *struct {
+				Success bool `json:"success"`
 				Data    struct {
 					Summary struct {
 						Verdict string `json:"verdict"`
@@ -124,7 +127,10 @@ func TestFleetCallEveryHostIsARow(t *testing.T) {
 			t.Errorf("handle line %d: %.300s", i+1, line)
 			continue
 		}
-		if answered && (!full.Result.Success || full.Result.Tool != "perf_use_check" || !strings.HasPrefix(full.Result.Data.Summary.Verdict, strings.TrimSuffix(strings.SplitN(got.Hosts[i].Summary, "…", 2)[0], " "))) {
+		if answered && (full.Call == nil || full.Call.Tool != "perf_use_check" || full.Call.Host != hostname) {
+			t.Errorf("handle line %d: the host's provenance is %+v, want perf_use_check on %q", i+1, full.Call, hostname)
+		}
+		if answered && (!full.Result.Success || !strings.HasPrefix(full.Result.Data.Summary.Verdict, strings.TrimSuffix(strings.SplitN(got.Hosts[i].Summary, "…", 2)[0], " "))) {
 			t.Errorf("handle line %d: %+v; the row's summary is %q", i+1, full.Result, got.Hosts[i].Summary)
 		}
 	}

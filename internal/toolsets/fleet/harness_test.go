@@ -254,7 +254,7 @@ func data[T any](tb testing.TB, res tool.Result) T {
 	tb.Helper()
 	var v T
 	if res.Err != nil {
-		tb.Fatalf("%s: %v", res.Envelope.Tool, res.Err)
+		tb.Fatalf("%s: %v", res.Provenance.Tool, res.Err)
 	}
 	if err := json.Unmarshal(res.Envelope.Data, &v); err != nil {
 		tb.Fatalf("decoding %s: %v", res.Envelope.Data, err)

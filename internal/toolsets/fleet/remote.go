@@ -20,14 +20,15 @@ import (
 // answer is one host's answer to fleet_call, in full: what the row
 // shows, and the host's whole result for the handle.
 type answer struct {
-	Host       string          `json:"host"`
-	Instance   string          `json:"instance"`
-	OK         bool            `json:"ok"`
-	ErrorCode  string          `json:"error_code,omitempty"`
-	Error      string          `json:"error,omitempty"`
-	Summary    string          `json:"summary,omitempty"`
-	DurationMS int64           `json:"duration_ms"`
-	Result     json.RawMessage `json:"result,omitempty"` // the host's result envelope
+	Host       string           `json:"host"`
+	Instance   string           `json:"instance"`
+	OK         bool             `json:"ok"`
+	ErrorCode  string           `json:"error_code,omitempty"`
+	Error      string           `json:"error,omitempty"`
+	Summary    string           `json:"summary,omitempty"`
+	DurationMS int64            `json:"duration_ms"`
+	Call       *tool.Provenance `json:"call,omitempty"`   // which tool answered, where, when (the result's _meta)
+	Result     json.RawMessage  `json:"result,omitempty"` // the host's result envelope
 }
 
 // ask runs one tool on one host through its streamable HTTP endpoint,
@@ -114,7 +115,6 @@ func (a answer) took(res *mcp.CallToolResult) answer {
 	}
 	var env struct {
 		Success bool            `json:"success"`
-		Host    string          `json:"host"`
 		Data    json.RawMessage `json:"data"`
 		Preview json.RawMessage `json:"data_preview"`
 		Error   *struct {
@@ -125,9 +125,9 @@ func (a answer) took(res *mcp.CallToolResult) answer {
 	if err := json.Unmarshal(raw, &env); err != nil {
 		return a.failed(tool.Errorf(tool.ParseError, "the host's answer is not a hostmcp result envelope: %v", err))
 	}
-	a.Result = raw
-	if a.Host == "" {
-		a.Host = env.Host
+	a.Result, a.Call = raw, provenance(res)
+	if a.Host == "" && a.Call != nil {
+		a.Host = a.Call.Host
 	}
 	if !env.Success || res.IsError {
 		code, msg := string(tool.ExecutionFailed), "the tool failed"
@@ -142,6 +142,22 @@ func (a answer) took(res *mcp.CallToolResult) answer {
 	}
 	a.OK, a.Summary = true, summarize(env.Data)
 	return a
+}
+
+// provenance reads which tool answered on which host from the result's
+// _meta, where hostmcp puts it rather than in the envelope the model reads;
+// nil from a server that does not say.
+func provenance(res *mcp.CallToolResult) *tool.Provenance {
+	v, ok := res.Meta[tool.ProvenanceKey]
+	if !ok {
+		return nil
+	}
+	raw, err := json.Marshal(v)
+	var p tool.Provenance
+	if err != nil || json.Unmarshal(raw, &p) != nil {
+		return nil
+	}
+	return &p
 }
 
 func (a answer) failed(err *tool.Error) answer {
