@@ -16,6 +16,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/toolsets/core"
 	"github.com/hostmcp/hostmcp/internal/toolsets/edit"
 	"github.com/hostmcp/hostmcp/internal/toolsets/files"
+	"github.com/hostmcp/hostmcp/internal/toolsets/fleet"
 	"github.com/hostmcp/hostmcp/internal/toolsets/onboarding"
 	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
 	"github.com/hostmcp/hostmcp/internal/toolsets/proc"
@@ -69,6 +70,22 @@ func Toolsets(d *Deps) []tool.Toolset {
 		stats.New(d.Store).Toolset(),
 		onboarding.New(&onboarding.Deps{Roots: roots, Exec: d.Exec}).Toolset(),
 	}
+	sets = append(sets, fleet.New(&fleet.Deps{Config: d.Config.Fleet, KindOf: kindOf(sets)}).Toolset())
 	pre.Guard(sets)
 	return sets
+}
+
+// kindOf tells fleet_call the kind of every tool of this binary, served or
+// not, so that it refuses one that changes something before asking a host.
+func kindOf(sets []tool.Toolset) func(string) (tool.Kind, bool) {
+	kinds := map[string]tool.Kind{}
+	for _, ts := range sets {
+		for _, d := range ts.Tools {
+			kinds[d.Spec.Name] = d.Spec.Kind
+		}
+	}
+	return func(name string) (tool.Kind, bool) {
+		k, ok := kinds[name]
+		return k, ok
+	}
 }

@@ -34,6 +34,7 @@ type Config struct {
 	Views       ViewsConf           `toml:"views"`
 	Confirm     ConfirmConf         `toml:"confirm"`
 	Host        HostConf            `toml:"host"`
+	Fleet       FleetConf           `toml:"fleet"`
 }
 
 // Root is a directory file tools may work in. After Load its Path is
@@ -159,6 +160,7 @@ func Default(cwd string, uid int, env func(string) string) *Config {
 		Views:    ViewsConf{MCPApps: ViewsAuto},
 		Confirm:  DefaultConfirm(),
 		Host:     HostConf{Proc: "/proc", Sys: "/sys"},
+		Fleet:    DefaultFleet(),
 	}
 }
 
@@ -182,7 +184,7 @@ func defaultStateDir(uid int, env func(string) string) string {
 // order. The server may have fewer built in; it checks that itself.
 func ToolsetNames() []string {
 	return []string{"core", "files", "search", "edit", "proc", "repl", "system", "perf",
-		"profile", "trace", "bpftrace", "stats", "onboarding"}
+		"profile", "trace", "bpftrace", "stats", "onboarding", "fleet"}
 }
 
 // ToolLimits resolves the time limit and output cap of one tool:

@@ -40,6 +40,7 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.validateLog()...)
 	errs = append(errs, c.validateConfirm()...)
 	errs = append(errs, c.validateHost()...)
+	errs = append(errs, c.validateFleet()...)
 	for i, p := range c.Exec.ExtraPath {
 		if !filepath.IsAbs(p) {
 			bad("exec.extra_path[%d] %q: must be an absolute directory", i, p)

@@ -41,7 +41,7 @@ func TestValidate(t *testing.T) {
 			`roots[3].path "` + file + `": not a directory`,
 		}},
 		{"unknown toolsets", func(c *Config) { c.Toolsets.Enabled = []string{"perf", "proces", "x"} },
-			[]string{`toolsets.enabled: unknown toolset "proces", "x"; valid: core, files, search, edit, proc, repl, system, perf, profile, trace, bpftrace, stats, onboarding`}},
+			[]string{`toolsets.enabled: unknown toolset "proces", "x"; valid: core, files, search, edit, proc, repl, system, perf, profile, trace, bpftrace, stats, onboarding, fleet`}},
 		{"zero timeouts", func(c *Config) { c.Limits.DefaultTimeout = Duration{}; c.Limits.MaxTimeout = Duration{-time.Second} },
 			[]string{`limits.default_timeout 0s: must be greater than zero`, `limits.max_timeout -1s: must be greater than zero`}},
 		{"default over max", func(c *Config) { c.Limits.DefaultTimeout = Duration{2 * time.Minute} },

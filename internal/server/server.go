@@ -82,7 +82,7 @@ func New(opts Options) (*Server, error) {
 	if s.load = opts.Admission; s.load == nil {
 		s.load = NewAdmission(opts.Config)
 	}
-	s.metrics.reg.MustRegister(loadCollector{s.load})
+	s.metrics.reg.MustRegister(loadCollector{s.load}, hostInfoCollector{})
 	if opts.Sampler != nil {
 		s.metrics.reg.MustRegister(healthCollector{opts.Sampler})
 	}

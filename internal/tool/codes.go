@@ -15,6 +15,7 @@ const (
 
 	// Capability.
 	ToolNotFound      Code = "TOOL_NOT_FOUND"
+	HostUnreachable   Code = "HOST_UNREACHABLE" // another host's hostmcp, or Prometheus, did not answer (fleet)
 	PermissionDenied  Code = "PERMISSION_DENIED"
 	CapabilityMissing Code = "CAPABILITY_MISSING"
 	PerfNotInstalled  Code = "PERF_NOT_INSTALLED"
@@ -80,6 +81,7 @@ var catalogue = map[Code]codeInfo{
 	InvalidPID:        {true, "Pass a positive pid of a running process; proc_list shows them."},
 	InvalidPath:       {true, "Use a path inside the allowed roots; call fs_list on a root to see them."},
 	ToolNotFound:      {false, "Install the missing program (scripts/deps.sh installs what hostmcp uses) or use a tool that does not need it."},
+	HostUnreachable:   {true, "Check the host's row in fleet_overview: it is down, or the endpoint, proxy or token in [fleet] is wrong."},
 	PermissionDenied:  {false, "Run hostmcp with the privileges this needs, or pick a target you are allowed to access."},
 	CapabilityMissing: {false, "Check perf_info for what this host supports and use a tool that works without it."},
 	PerfNotInstalled:  {false, "Install the linux-perf package (scripts/deps.sh does it)."},

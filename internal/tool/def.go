@@ -21,6 +21,10 @@ type Spec struct {
 	Description string
 	// Kind is required: it sets all five annotations.
 	Kind Kind
+	// OpenWorld marks a tool that reaches beyond this host (the fleet
+	// tools ask Prometheus and other hosts' hostmcp), so openWorldHint
+	// says so; every other tool works on this host alone.
+	OpenWorld bool
 	// Idempotent marks a mutating or destructive tool whose repeat has no
 	// further effect (fs_mkdirs); read-only tools are always idempotent.
 	Idempotent bool

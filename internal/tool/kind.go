@@ -35,7 +35,8 @@ func (k Kind) String() string {
 
 // annotations derives all five MCP annotations from the kind. Every hint is
 // set explicitly: clients treat a missing destructiveHint or openWorldHint as
-// true. No tool reaches outside this host, so openWorldHint is always false.
+// true. openWorldHint is false: only a tool whose Spec says OpenWorld (see
+// Def.annotations) reaches outside this host.
 func annotations(title string, k Kind, idempotent bool) *mcp.ToolAnnotations {
 	no := false
 	yes := true

@@ -18,8 +18,19 @@ func (d *Def) MCPTool() *mcp.Tool {
 		Description:  d.Spec.Description,
 		InputSchema:  marshalled(d.Spec.Name, d.servedInput()),
 		OutputSchema: servedOutputJSON(),
-		Annotations:  annotations(d.Spec.Title, d.Spec.Kind, d.Spec.Idempotent),
+		Annotations:  d.annotations(),
 	}
+}
+
+// annotations are the kind's, with openWorldHint set for a tool that
+// reaches beyond this host.
+func (d *Def) annotations() *mcp.ToolAnnotations {
+	a := annotations(d.Spec.Title, d.Spec.Kind, d.Spec.Idempotent)
+	if d.Spec.OpenWorld {
+		yes := true
+		a.OpenWorldHint = &yes
+	}
+	return a
 }
 
 // servedOutputJSON is servedOutputSchema marshalled once for every tool:
