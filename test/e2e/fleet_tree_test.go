@@ -153,8 +153,8 @@ type counterFile struct {
 	deltas [][][]int64 // interval -> line -> token -> growth
 }
 
-// token is a whitespace-separated word of a procfs line.
-var token = regexp.MustCompile(`\S+`)
+// procWord is a whitespace-separated word of a procfs line.
+var procWord = regexp.MustCompile(`\S+`)
 
 // counterToken reports whether the word at index i of a line whose first
 // word is head is a cumulative counter, and gives its number. Gauges (the
@@ -182,7 +182,7 @@ func counterToken(head string, i int, word string) (int64, bool) {
 func counters(body string) [][]int64 {
 	var out [][]int64
 	for _, line := range strings.Split(body, "\n") {
-		words := token.FindAllString(line, -1)
+		words := procWord.FindAllString(line, -1)
 		row := make([]int64, len(words))
 		for i, w := range words {
 			row[i], _ = counterToken(words[0], i, w)
@@ -198,7 +198,7 @@ func render(body string, now [][]int64) string {
 	for li, line := range lines {
 		i := 0
 		var head string
-		lines[li] = token.ReplaceAllStringFunc(line, func(w string) string {
+		lines[li] = procWord.ReplaceAllStringFunc(line, func(w string) string {
 			defer func() { i++ }()
 			if i == 0 {
 				head = w
