@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -127,56 +125,10 @@ func psiSomeTotal(t *testing.T) time.Duration {
 }
 
 // startPrometheus runs prometheus on a free loopback port with its own
-// storage; the test kills it (by its pid) when it ends.
+// storage (testutil.StartPrometheus, which the fleet toolset's tests share).
 func startPrometheus(t *testing.T, bin, cfg, data string) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+data, "--web.listen-address="+addr, "--log.level=warn")
-	cmd.Stdout, cmd.Stderr = testWriter{t, "prometheus"}, testWriter{t, "prometheus"}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill() // only the process this test started
-		<-done
-	})
-	base := "http://" + addr
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		select {
-		case err := <-done:
-			t.Fatalf("prometheus exited: %v", err)
-		default:
-		}
-		if resp, err := http.Get(base + "/-/ready"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return base
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("prometheus not ready after 30 s")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// testWriter logs a program's output to the test.
-type testWriter struct {
-	t    *testing.T
-	name string
-}
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Logf("%s: %s", w.name, strings.TrimRight(string(p), "\n"))
-	return len(p), nil
+	return testutil.StartPrometheus(t, bin, cfg, data)
 }
 
 // waitTargetsUp waits until Prometheus has scraped every target

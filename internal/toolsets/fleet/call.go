@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -42,7 +43,7 @@ type callOut struct {
 	Hosts  []row  `json:"hosts" jsonschema:"one per host asked, in the order asked; a host that failed or timed out is a row with its error"`
 	OK     int    `json:"ok" jsonschema:"hosts that answered"`
 	Failed int    `json:"failed"`
-	Handle string `json:"handle" jsonschema:"every host's full result: read it with handle_read"`
+	Handle string `json:"handle" jsonschema:"every host's full result, one JSON line per host after the first: read it with handle_read"`
 }
 
 // maxTopK bounds top_k and hosts: one call answers one row per host.
@@ -91,19 +92,34 @@ func (s *Set) handleCall(ctx context.Context, call *tool.Call, in callIn) (callO
 		}
 		out.Hosts = append(out.Hosts, r)
 	}
-	payload, err := json.Marshal(struct {
-		Tool  string          `json:"tool"`
-		Args  json.RawMessage `json:"args"`
-		Hosts []answer        `json:"hosts"`
-	}{name, args, answers})
+	payload, err := handlePayload(name, args, answers)
 	if err != nil {
-		return callOut{}, tool.Wrap(tool.Internal, err, "encoding the hosts' results: %v", err)
+		return callOut{}, err
 	}
 	out.Handle, err = call.PutHandle(ctx, "fleet_call", map[string]any{"tool": name, "hosts": len(answers), "ok": out.OK}, payload)
 	if err != nil {
 		return callOut{}, err
 	}
 	return out, nil
+}
+
+// handlePayload is every host's full answer as JSON lines, for
+// handle_read to page by lines: the call first, then one host a line.
+func handlePayload(name string, args json.RawMessage, answers []answer) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	if err := enc.Encode(struct {
+		Tool string          `json:"tool"`
+		Args json.RawMessage `json:"args"`
+	}{name, args}); err != nil {
+		return nil, tool.Wrap(tool.Internal, err, "encoding the call: %v", err)
+	}
+	for _, a := range answers {
+		if err := enc.Encode(a); err != nil {
+			return nil, tool.Wrap(tool.Internal, err, "encoding %s's answer: %v", a.Instance, err)
+		}
+	}
+	return buf.Bytes(), nil
 }
 
 // checkReadOnly refuses, before any host is asked, a tool this binary
@@ -128,11 +144,7 @@ func (s *Set) choose(ctx context.Context, in callIn) ([]host, error) {
 		if err != nil {
 			return nil, err
 		}
-		ranked, _, err := s.rank(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		known, err := s.knownHosts(ctx, p)
+		ranked, known, err := s.rank(ctx, p)
 		if err != nil {
 			return nil, err
 		}

@@ -55,12 +55,17 @@ func (s *Set) handleOverview(ctx context.Context, _ *tool.Call, in overviewIn) (
 	if err != nil {
 		return overviewOut{}, err
 	}
-	rows, unmonitored, err := s.rank(ctx, p)
+	rows, known, err := s.rank(ctx, p)
 	if err != nil {
 		return overviewOut{}, err
 	}
 	out := overviewOut{Hosts: []overviewRow{}, Counts: map[string]int{"critical": 0, "warning": 0, "unreachable": 0, "ok": 0},
-		Unmonitored: unmonitored, At: time.Now().UTC().Format(time.RFC3339)}
+		At: time.Now().UTC().Format(time.RFC3339)}
+	for _, h := range known {
+		if !h.FromPrometheus {
+			out.Unmonitored = append(out.Unmonitored, h.Base)
+		}
+	}
 	for _, r := range rows {
 		out.Counts[r.Status]++
 	}
@@ -71,9 +76,9 @@ func (s *Set) handleOverview(ctx context.Context, _ *tool.Call, in overviewIn) (
 }
 
 // rank reads every target of the job's status, worst dimension and since
-// from Prometheus, and sorts them worst first; it also returns the static
-// hosts the job does not scrape.
-func (s *Set) rank(ctx context.Context, p *prom) ([]overviewRow, []string, error) {
+// from Prometheus, and sorts them worst first; it also returns every known
+// host, the static ones the job does not scrape included.
+func (s *Set) rank(ctx context.Context, p *prom) ([]overviewRow, []host, error) {
 	known, err := s.knownHosts(ctx, p)
 	if err != nil {
 		return nil, nil, err
@@ -117,10 +122,8 @@ func (s *Set) rank(ctx context.Context, p *prom) ([]overviewRow, []string, error
 
 	var rows []overviewRow
 	var order []suspicion // beside rows, for sorting
-	var unmonitored []string
 	for _, h := range known {
 		if !h.FromPrometheus {
-			unmonitored = append(unmonitored, h.Base)
 			continue
 		}
 		r := runs[h.Instance]
@@ -157,5 +160,5 @@ func (s *Set) rank(ctx context.Context, p *prom) ([]overviewRow, []string, error
 	for i, j := range idx {
 		sorted[i] = rows[j]
 	}
-	return sorted, unmonitored, nil
+	return sorted, known, nil
 }

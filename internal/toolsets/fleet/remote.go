@@ -97,6 +97,7 @@ func (a answer) took(res *mcp.CallToolResult) answer {
 		Success bool            `json:"success"`
 		Host    string          `json:"host"`
 		Data    json.RawMessage `json:"data"`
+		Preview json.RawMessage `json:"data_preview"`
 		Error   *struct {
 			Code    string `json:"code"`
 			Message string `json:"message"`
@@ -116,6 +117,9 @@ func (a answer) took(res *mcp.CallToolResult) answer {
 		}
 		a.ErrorCode, a.Error = code, oneLine(msg)
 		return a
+	}
+	if len(env.Data) == 0 { // over the host's output cap: its preview stands in
+		env.Data = env.Preview
 	}
 	a.OK, a.Summary = true, summarize(env.Data)
 	return a
