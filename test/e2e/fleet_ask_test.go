@@ -74,8 +74,8 @@ func (a *fleetAgent) call(t *testing.T, ctx context.Context, args map[string]any
 	return out
 }
 
-// handleHosts reads a fleet_call handle whole and returns the host that
-// answered each full result, by instance.
+// handleHosts reads a fleet_call handle whole and returns, by instance,
+// the host that answered each successful full result.
 func (a *fleetAgent) handleHosts(t *testing.T, ctx context.Context, handle string) map[string]string {
 	t.Helper()
 	env, _ := call(t, ctx, a.cs, a.tools, "handle_read", map[string]any{"handle": handle, "unit": "bytes"})
@@ -87,23 +87,23 @@ func (a *fleetAgent) handleHosts(t *testing.T, ctx context.Context, handle strin
 	if !page.EOF {
 		t.Fatalf("fleet_call's handle holds more than a page of results")
 	}
-	var payload struct {
-		Hosts []struct {
+	// A line with the tool and its args, then a line per host.
+	out := map[string]string{}
+	dec := json.NewDecoder(strings.NewReader(page.Content))
+	for dec.More() {
+		var line struct {
 			Instance string          `json:"instance"`
 			Result   json.RawMessage `json:"result"`
-		} `json:"hosts"`
-	}
-	if err := json.Unmarshal([]byte(page.Content), &payload); err != nil {
-		t.Fatalf("fleet_call's handle: %v\n%s", err, page.Content)
-	}
-	out := map[string]string{}
-	for _, h := range payload.Hosts {
+		}
+		if err := dec.Decode(&line); err != nil {
+			t.Fatalf("fleet_call's handle: %v\n%s", err, page.Content)
+		}
 		var env struct {
 			Success bool   `json:"success"`
 			Host    string `json:"host"`
 		}
-		if len(h.Result) > 0 && json.Unmarshal(h.Result, &env) == nil && env.Success {
-			out[h.Instance] = env.Host
+		if line.Instance != "" && len(line.Result) > 0 && json.Unmarshal(line.Result, &env) == nil && env.Success {
+			out[line.Instance] = env.Host
 		}
 	}
 	return out
