@@ -51,6 +51,7 @@ want man-db man                                              # ... and found by 
 want systemd systemd-analyze                                 # the unit is verified by systemd-analyze
 want chromium chromium                                       # renders the MCP App view (test/e2e's view tests)
 want prometheus prometheus                                   # scrapes hostmcp instances in test/e2e's fleet metrics test
+want util-linux unshare                                      # test/e2e's fleet: a UTS namespace (hostname) per instance, in a network namespace ip makes
 # `scripts/deps.sh generate` (make generate) also installs what rebuilds the
 # committed eBPF objects; building and testing never need it.
 if [ "${1:-}" = generate ]; then

@@ -40,7 +40,13 @@ var listenLine = regexp.MustCompile(`serving MCP over HTTP.*addr=(\S+)`)
 
 func (e *env) startHTTP(t *testing.T, token string, addr string) *httpServer {
 	t.Helper()
-	cmd := exec.Command(binary, e.args("serve", "--http", addr)...)
+	return startHTTPCmd(t, token, exec.Command(binary, e.args("serve", "--http", addr)...))
+}
+
+// startHTTPCmd starts cmd, a `hostmcp serve --http` however it is wrapped,
+// with the token, and waits for it to listen.
+func startHTTPCmd(t *testing.T, token string, cmd *exec.Cmd) *httpServer {
+	t.Helper()
 	cmd.Env = append(os.Environ(), "HOSTMCP_TOKEN="+token)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

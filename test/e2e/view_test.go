@@ -25,12 +25,24 @@ import (
 // test's end, when it is killed by its pid.
 func startBurner(t *testing.T, args ...string) int {
 	t.Helper()
+	return runBurner(t, buildBurner(t), args...)
+}
+
+// buildBurner builds testdata/burn, for tests that start several.
+func buildBurner(t *testing.T) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "burn")
 	build := exec.Command("go", "build", "-o", bin, "./testdata/burn")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the burner: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// runBurner starts the built burner with args, as startBurner does.
+func runBurner(t *testing.T, bin string, args ...string) int {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	out, err := cmd.StdoutPipe()
