@@ -93,17 +93,17 @@ func (a *fleetAgent) handleHosts(t *testing.T, ctx context.Context, handle strin
 	for dec.More() {
 		var line struct {
 			Instance string          `json:"instance"`
+			Call     *provenance     `json:"call"`
 			Result   json.RawMessage `json:"result"`
 		}
 		if err := dec.Decode(&line); err != nil {
 			t.Fatalf("fleet_call's handle: %v\n%s", err, page.Content)
 		}
 		var env struct {
-			Success bool   `json:"success"`
-			Host    string `json:"host"`
+			Success bool `json:"success"`
 		}
-		if line.Instance != "" && len(line.Result) > 0 && json.Unmarshal(line.Result, &env) == nil && env.Success {
-			out[line.Instance] = env.Host
+		if line.Instance != "" && line.Call != nil && json.Unmarshal(line.Result, &env) == nil && env.Success {
+			out[line.Instance] = line.Call.Host
 		}
 	}
 	return out

@@ -92,18 +92,16 @@ func connectHTTP(t *testing.T, ctx context.Context, base, token string) *mcp.Cli
 	return cs
 }
 
-// answeringHost is the hostname in a result's envelope: the machine that
-// answered, as its own UTS namespace names it.
+// answeringHost is the hostname in a result's provenance (its _meta): the
+// machine that answered, as its own UTS namespace names it.
 func answeringHost(t *testing.T, res *mcp.CallToolResult) string {
 	t.Helper()
-	js, _ := json.Marshal(res.StructuredContent)
-	var env struct {
-		Host string `json:"host"`
+	js, _ := json.Marshal(res.Meta[provenanceKey])
+	var p provenance
+	if err := json.Unmarshal(js, &p); err != nil {
+		t.Fatalf("the result's provenance %s: %v", js, err)
 	}
-	if err := json.Unmarshal(js, &env); err != nil {
-		t.Fatal(err)
-	}
-	return env.Host
+	return p.Host
 }
 
 // scrapeFleet starts a Prometheus that scrapes every host as job
