@@ -1,7 +1,14 @@
 package bench
 
 import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // manyPattern has about 2,500 hits in 600 files of GOROOT/src: more than an
@@ -21,22 +28,82 @@ const manyPattern = `errors\.New\(`
 //     rg --line-number --context=3.
 //   - files: names containing _test.go (about 1,800, so also a handle),
 //     against rg --files.
+//
+// Beside wall time, which on a busy two-core machine mostly measures the
+// neighbours, it reports CPU summed over the run: the server's own
+// (server-ms) with the rg it ran (server-rg-ms), the client's (client-ms:
+// the whole benchmark process while the call runs, decoding included),
+// rg's run directly (rg-ms), and cpu-ratio, all three of the call's over
+// rg's: what the call costs beside rg when rg alone keeps both cores busy.
 func BenchmarkSearchVsRg(b *testing.B) {
 	src := goSrc(b)
-	cs, _ := connectRoot(b, src)
+	cs, cmd := connectRoot(b, src)
+	pid := cmd.Process.Pid
 	b.Run("content-few", func(b *testing.B) {
-		loopPairs(b, func() {
+		loopPairsCPU(b, pid, func() {
 			callTool(b, cs, "search_content", map[string]any{"pattern": benchPattern, "ignore_case": false, "context_lines": 0, "max_results": 200, "engine": "rg"})
 		}, func() { rgDirect(b, src, "--line-number", "--regexp="+benchPattern) })
 	})
 	b.Run("content-many", func(b *testing.B) {
-		loopPairs(b, func() {
+		loopPairsCPU(b, pid, func() {
 			callTool(b, cs, "search_content", map[string]any{"pattern": manyPattern, "max_results": 200, "engine": "rg"})
 		}, func() { rgDirect(b, src, "--line-number", "--context=3", "--regexp="+manyPattern) })
 	})
 	b.Run("files", func(b *testing.B) {
-		loopPairs(b, func() {
+		loopPairsCPU(b, pid, func() {
 			callTool(b, cs, "search_files", map[string]any{"pattern": "_test.go", "engine": "rg"})
 		}, func() { rgDirect(b, src, "--files") })
 	})
+}
+
+// loopPairsCPU is loopPairs, also reporting the CPU that f costs the
+// server (pid) and its children and this process, against what base's
+// children cost.
+func loopPairsCPU(b *testing.B, pid int, f, base func()) {
+	var server, serverRg, client, rg time.Duration
+	loopPairs(b, func() {
+		s0, r0 := processCPU(b, pid), childrenCPU(b, pid)
+		c0, _ := ownCPU()
+		f()
+		c1, _ := ownCPU()
+		server += processCPU(b, pid) - s0
+		serverRg += childrenCPU(b, pid) - r0
+		client += c1 - c0
+	}, func() {
+		_, k0 := ownCPU()
+		base()
+		_, k1 := ownCPU()
+		rg += k1 - k0
+	})
+	n := float64(b.N)
+	b.ReportMetric(float64(server.Milliseconds())/n, "server-ms")
+	b.ReportMetric(float64(serverRg.Milliseconds())/n, "server-rg-ms")
+	b.ReportMetric(float64(client.Milliseconds())/n, "client-ms")
+	b.ReportMetric(float64(rg.Milliseconds())/n, "rg-ms")
+	b.ReportMetric(float64(server+serverRg+client)/float64(rg), "cpu-ratio")
+}
+
+// childrenCPU is the user and system CPU time of pid's children that it
+// has waited for, from /proc/pid/stat (cutime and cstime, in clock ticks).
+func childrenCPU(b *testing.B, pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+2:]))
+	cutime, err1 := strconv.ParseInt(f[13], 10, 64)
+	cstime, err2 := strconv.ParseInt(f[14], 10, 64)
+	if err1 != nil || err2 != nil {
+		b.Fatalf("/proc/%d/stat: %v %v", pid, err1, err2)
+	}
+	return time.Duration(cutime+cstime) * 10 * time.Millisecond
+}
+
+// ownCPU is the CPU this process and its waited-for children have used.
+func ownCPU() (self, children time.Duration) {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
+	return self, time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

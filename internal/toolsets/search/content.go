@@ -1,14 +1,10 @@
 package search
 
 import (
-	"bufio"
 	"context"
 	"regexp"
-	"runtime"
-	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -255,73 +251,6 @@ func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn) ([]Hi
 		return nil, false, err
 	}
 	return hits, complete && len(hits) <= hitCap, nil
-}
-
-// verifier reads candidate files through the root, on as many goroutines
-// as there are CPUs, and keeps the candidate lines that match there.
-type verifier struct {
-	ctx  context.Context
-	req  *searchReq
-	rep  *fsroot.Reported
-	work chan candidates
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	hits []Hit
-}
-
-// candidates are the lines rg reported in one file, in increasing order.
-type candidates struct {
-	path  string
-	lines []int
-}
-
-func startVerify(ctx context.Context, req *searchReq, rep *fsroot.Reported) *verifier {
-	v := &verifier{ctx: ctx, req: req, rep: rep, work: make(chan candidates, 64)}
-	for range max(2, runtime.GOMAXPROCS(0)) {
-		v.wg.Add(1)
-		go v.run()
-	}
-	return v
-}
-
-// check queues a file's candidate lines; a file with none is ignored.
-func (v *verifier) check(path string, lines []int) {
-	if len(lines) > 0 && v.ctx.Err() == nil {
-		slices.Sort(lines) // rg prints them in order; stream needs it
-		v.work <- candidates{path, lines}
-	}
-}
-
-// wait returns every hit once the queued files are read.
-func (v *verifier) wait() []Hit {
-	close(v.work)
-	v.wg.Wait()
-	return v.hits
-}
-
-func (v *verifier) run() {
-	defer v.wg.Done()
-	br := bufio.NewReaderSize(nil, 64<<10) // one buffer per goroutine, not per file
-	var local []Hit
-	for c := range v.work {
-		if v.ctx.Err() != nil {
-			continue
-		}
-		f, err := v.rep.Open(c.path)
-		if err != nil {
-			continue
-		}
-		br.Reset(f)
-		local = local[:0]
-		_, _ = v.req.sc.stream(c.path, br, c.lines, func(h Hit) bool {
-			local = append(local, h)
-			return true
-		})
-		f.Close()
-		v.mu.Lock()
-		v.hits = append(v.hits, local...)
-		v.mu.Unlock()
-	}
 }
 
 func join(base, rel string) string {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"path"
 	"sort"
@@ -113,11 +114,13 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		// Each path is checked as rg prints it, while rg goes on walking.
 		reported := req.fence.Reported()
 		_, err = runRg(ctx, s.exec, req.loc, append(rgBase(&req.opt), "--files"), func(line []byte) bool {
-			rel := rgPath(line)
-			if !match(path.Base(rel)) || !reported.Regular(rel) {
+			// Most names do not match: only the path of one that does is
+			// copied out of rg's line.
+			if !match(string(line[bytes.LastIndexByte(line, '/')+1:])) {
 				return true
 			}
-			return add(rel)
+			rel := rgPath(line)
+			return !reported.Regular(rel) || add(rel)
 		})
 		reported.Close()
 	} else {

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
-	"strings"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -53,8 +53,8 @@ func (s *scanner) wholeFile(path string, buf []byte, emit func(Hit) bool) bool {
 		lineNo += bytes.Count(buf[pos:ls], []byte{'\n'})
 		line := buf[ls:le]
 		if m := s.re.FindIndex(line); m != nil {
-			before := linesBefore(buf, ls, s.ctx)
-			after := linesAfter(buf, le, s.ctx)
+			before := linesBefore(nil, buf, ls, s.ctx)
+			after := linesAfter(nil, buf, le, s.ctx)
 			if !emit(s.hit(path, lineNo+1, line, m[0], before, after)) {
 				return false
 			}
@@ -64,24 +64,24 @@ func (s *scanner) wholeFile(path string, buf []byte, emit func(Hit) bool) bool {
 	return true
 }
 
-func linesBefore(buf []byte, ls, n int) [][]byte {
-	var out [][]byte
+// linesBefore appends to out the up to n lines before the line starting at
+// ls, in order; out is the caller's scratch, the lines point into buf.
+func linesBefore(out [][]byte, buf []byte, ls, n int) [][]byte {
+	first := len(out)
 	end := ls - 1 // the '\n' ending the previous line
-	for len(out) < n && end >= 0 {
+	for k := 0; k < n && end >= 0; k++ {
 		start := bytes.LastIndexByte(buf[:end], '\n') + 1
 		out = append(out, buf[start:end])
 		end = start - 1
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
+	slices.Reverse(out[first:])
 	return out
 }
 
-func linesAfter(buf []byte, le, n int) [][]byte {
-	var out [][]byte
+// linesAfter appends to out the up to n lines after the line ending at le.
+func linesAfter(out [][]byte, buf []byte, le, n int) [][]byte {
 	start := le + 1
-	for len(out) < n && start < len(buf) {
+	for k := 0; k < n && start < len(buf); k++ {
 		end := len(buf)
 		if i := bytes.IndexByte(buf[start:], '\n'); i >= 0 {
 			end = start + i
@@ -245,15 +245,7 @@ func readView(br *bufio.Reader) ([]byte, error) {
 }
 
 func (s *scanner) hit(path string, line int, text []byte, col int, before, after [][]byte) Hit {
-	parts := make([]string, 0, len(before)+1+len(after))
-	for _, b := range before {
-		parts = append(parts, cut(b, 0))
-	}
-	parts = append(parts, cut(text, col))
-	for _, a := range after {
-		parts = append(parts, cut(a, 0))
-	}
-	return Hit{Path: path, Line: line, Column: col + 1, Snippet: strings.Join(parts, "\n"), SnippetLine: line - len(before)}
+	return Hit{Path: path, Line: line, Column: col + 1, Snippet: snippet(before, text, col, after), SnippetLine: line - len(before)}
 }
 
 // cut shortens a line to maxShownLine bytes around byte offset at, on rune
