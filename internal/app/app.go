@@ -11,9 +11,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/catalog"
 	"github.com/hostmcp/hostmcp/internal/config"
-	"github.com/hostmcp/hostmcp/internal/ebpf"
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/sampler"
@@ -114,7 +114,7 @@ func (a *App) MountTracefs() {
 	if !slices.ContainsFunc(a.Server.Toolsets(), func(ts tool.Toolset) bool { return ts.Tracing }) {
 		return
 	}
-	mounted, err := ebpf.MountTracefs()
+	mounted, err := bpfprog.MountTracefs()
 	switch {
 	case err != nil:
 		a.log.Warn("the eBPF and bpftrace tools cannot find tracepoints", "err", err)

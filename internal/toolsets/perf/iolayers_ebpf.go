@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -15,10 +15,10 @@ func (s *Set) vfsEBPF(ctx context.Context, d time.Duration) (VFSCounts, error) {
 		return VFSCounts{}, tool.Wrap(tool.CapabilityMissing, err, "eBPF tracing is not possible here: %v", err).
 			WithSuggestion("Use mode procfs, which needs no eBPF; perf_info shows what this host supports.")
 	}
-	res, err := ebpf.FileIO(ctx, d, ebpf.FileIOOptions{Host: s.deps.Host}, nil, nil)
+	res, err := bpfprog.FileIO(ctx, d, bpfprog.FileIOOptions{Host: s.deps.Host}, nil, nil)
 	if err != nil {
 		return VFSCounts{}, tool.Failed(err)
 	}
 	return VFSCounts{ReadOps: res.Read.Calls, WriteOps: res.Write.Calls, ReadBytes: res.Read.Bytes, WriteBytes: res.Write.Bytes,
-		Mechanism: ebpf.FileIOMechanism}, nil
+		Mechanism: bpfprog.FileIOMechanism}, nil
 }

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
-	"github.com/hostmcp/hostmcp/internal/ebpf/ebpftest"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/bpfprog/bpfprogtest"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/privilege"
 	"github.com/hostmcp/hostmcp/internal/testutil"
@@ -40,7 +40,7 @@ func TestIOLayersProcfs(t *testing.T) {
 // Where eBPF cannot run, mode ebpf answers CAPABILITY_MISSING with the
 // reason, and auto measures from procfs.
 func TestIOLayersEBPFFallback(t *testing.T) {
-	noBTF := func() error { return fmt.Errorf("the kernel has no BTF: %w", ebpf.ErrNotSupported) }
+	noBTF := func() error { return fmt.Errorf("the kernel has no BTF: %w", bpfprog.ErrNotSupported) }
 	s := New(&Deps{Host: hostinfo.New(hostinfo.Roots{}), EBPFSupported: noBTF})
 	_, terr := tooltest.Run[ioLayersOut](t, context.Background(), s.ioLayers(), "test", map[string]any{"duration_seconds": 1, "mode": "ebpf"})
 	if terr == nil || terr.Code != tool.CapabilityMissing || !strings.Contains(terr.Message, "no BTF") || !strings.Contains(terr.Suggestion, "procfs") {
@@ -94,7 +94,7 @@ func TestIOLayersAutoAsksThePreflight(t *testing.T) {
 // Mode ebpf counts a reader's calls in the kernel, by the eBPF attach
 // points, with no collector handed in from another toolset.
 func TestIOLayersEBPFLive(t *testing.T) {
-	ebpftest.Require(t)
+	bpfprogtest.Require(t)
 	testutil.ExclusiveLoad(t) // a busy reader
 	f := filepath.Join(t.TempDir(), "data")
 	if err := os.WriteFile(f, make([]byte, 1<<20), 0o600); err != nil {
@@ -107,7 +107,7 @@ func TestIOLayersEBPFLive(t *testing.T) {
 	t.Cleanup(func() { _ = sh.Process.Kill(); _ = sh.Wait() })
 	s := New(&Deps{Host: hostinfo.New(hostinfo.Roots{})})
 	out := tooltest.MustRun[ioLayersOut](t, context.Background(), s.ioLayers(), map[string]any{"duration_seconds": 1, "mode": "ebpf"})
-	if out.Mode != "ebpf" || out.VFS.ReadOps < 50 || out.VFS.Mechanism != ebpf.FileIOMechanism {
+	if out.Mode != "ebpf" || out.VFS.ReadOps < 50 || out.VFS.Mechanism != bpfprog.FileIOMechanism {
 		t.Fatalf("mode ebpf: %+v", out)
 	}
 }

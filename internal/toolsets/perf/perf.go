@@ -4,7 +4,7 @@
 package perf
 
 import (
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/privilege"
@@ -17,7 +17,7 @@ type Deps struct {
 	Host *hostinfo.Host
 	Exec *execx.Runner // only asked which programs exist; nil means none
 	// EBPFSupported says why eBPF cannot run here, or nil; nil means
-	// ebpf.Supported. Tests give another to play a host without eBPF.
+	// bpfprog.Supported. Tests give another to play a host without eBPF.
 	EBPFSupported func() error
 	// Privileges judges the privileged tools for perf_info's report; nil
 	// reports none.
@@ -36,7 +36,7 @@ type Set struct {
 func New(d *Deps) *Set {
 	s := &Set{deps: *d}
 	if s.deps.EBPFSupported == nil {
-		s.deps.EBPFSupported = ebpf.Supported
+		s.deps.EBPFSupported = bpfprog.Supported
 	}
 	return s
 }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/profile"
@@ -74,7 +74,7 @@ const (
 // offCPUWindow is what one eBPF window saw, with what /proc said at its
 // end about the threads still waiting.
 type offCPUWindow struct {
-	res    ebpf.OffCPUResult
+	res    bpfprog.OffCPUResult
 	frames func([]uint64) []string // a kernel stack's function names, from the wait outwards
 	// Where the threads off the CPU at the end wait, by tid.
 	now map[uint32]hostinfo.ThreadWait
@@ -224,7 +224,7 @@ func (b *tableBuilder) ongoing(tid, tgid uint32, comm, reason, state string, fra
 
 // addWaker counts n episodes woken by w, per process: the threads of one
 // take turns (a Go program's writes come from any of its threads).
-func (a *waitAgg) addWaker(w *ebpf.Waker, n int) {
+func (a *waitAgg) addWaker(w *bpfprog.Waker, n int) {
 	key := [2]string{"[" + w.Context + "]", ""}
 	if w.Context == "task" {
 		key = [2]string{"task", strconv.Itoa(int(w.TGID))}

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
 )
@@ -36,7 +36,7 @@ func newCollectSlow(start time.Duration) *collectSlow {
 	return &collectSlow{start: start, rows: newSample[slowRow](maxRecords)}
 }
 
-func (c *collectSlow) add(s ebpf.SlowIO) {
+func (c *collectSlow) add(s bpfprog.SlowIO) {
 	op := "read"
 	if s.Write {
 		op = "write"
@@ -71,7 +71,7 @@ type ioCounts struct {
 	MaxMS   float64           `json:"max_ms"`
 }
 
-func (c *ioCounts) add(f ebpf.FileCount) {
+func (c *ioCounts) add(f bpfprog.FileCount) {
 	if f.Write {
 		c.Writes += f.Calls
 	} else {
@@ -112,7 +112,7 @@ type procIORow struct {
 func named(host *hostinfo.Host, rows []fileIORow) {
 	for i := range rows {
 		if r := &rows[i]; r.Path == "" {
-			r.Path = ebpf.FDPath(host, r.pid, r.fd, r.File)
+			r.Path = bpfprog.FDPath(host, r.pid, r.fd, r.File)
 		}
 	}
 }
@@ -122,7 +122,7 @@ const ioOrder = "time spent in calls"
 
 // ioTables sums the kernel's counts (one per process, operation, errno and
 // file) by file and by process, most time first.
-func ioTables(host *hostinfo.Host, res ebpf.FileIOResult) ([]fileIORow, []procIORow) {
+func ioTables(host *hostinfo.Host, res bpfprog.FileIOResult) ([]fileIORow, []procIORow) {
 	type fileID struct {
 		dev uint32
 		ino uint64

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -69,26 +69,26 @@ func (s *Set) handleFile(ctx context.Context, call *tool.Call, in fileIn) (fileO
 	start := clock()
 	var g errgroup.Group
 	slow := newCollectSlow(start)
-	var ioRes ebpf.FileIOResult
+	var ioRes bpfprog.FileIOResult
 	if slowOps {
 		minMS := 10
 		if in.MinLatencyMS != nil {
 			minMS = *in.MinLatencyMS
 		}
-		out.Mechanisms = append(out.Mechanisms, ebpf.FileIOMechanism)
+		out.Mechanisms = append(out.Mechanisms, bpfprog.FileIOMechanism)
 		g.Go(func() error {
-			o := ebpf.FileIOOptions{TGID: tgid, AllFiles: in.IncludeAllFiles, Slow: max(time.Duration(minMS)*time.Millisecond, 1), Host: s.host}
+			o := bpfprog.FileIOOptions{TGID: tgid, AllFiles: in.IncludeAllFiles, Slow: max(time.Duration(minMS)*time.Millisecond, 1), Host: s.host}
 			var err error
-			ioRes, err = ebpf.FileIO(ctx, d, o, progs[0], slow.add)
+			ioRes, err = bpfprog.FileIO(ctx, d, o, progs[0], slow.add)
 			return err
 		})
 	}
 	ops := newCollectOps(s.host, start, in.IncludeAllFiles)
-	var opsRes ebpf.FileOpsResult
+	var opsRes bpfprog.FileOpsResult
 	if opens || lifecycle {
-		out.Mechanisms = append(out.Mechanisms, ebpf.FileOpsMechanism)
+		out.Mechanisms = append(out.Mechanisms, bpfprog.FileOpsMechanism)
 		var err error
-		opsRes, err = ebpf.FileOps(ctx, d, ebpf.FileOpsOptions{TGID: tgid, AllPaths: in.IncludeAllFiles}, progs[traces-1], ops.add)
+		opsRes, err = bpfprog.FileOps(ctx, d, bpfprog.FileOpsOptions{TGID: tgid, AllPaths: in.IncludeAllFiles}, progs[traces-1], ops.add)
 		if err != nil {
 			g.Wait()
 			return fileOut{}, tool.Failed(err)

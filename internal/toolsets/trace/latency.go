@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
@@ -69,8 +69,8 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 				WithSuggestion("Use one of: %v (or major:minor).", known)
 		}
 	}
-	o := ebpf.BioOptions{Queued: in.Queued, UnitNS: 1000}
-	out := histOut{Mechanism: ebpf.BioMechanism(in.Queued), Unit: "us", HistogramType: "log2"}
+	o := bpfprog.BioOptions{Queued: in.Queued, UnitNS: 1000}
+	out := histOut{Mechanism: bpfprog.BioMechanism(in.Queued), Unit: "us", HistogramType: "log2"}
 	if in.Milliseconds || in.HistogramType == "linear" {
 		o.UnitNS, out.Unit = 1_000_000, "ms"
 	}
@@ -81,11 +81,11 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 		}
 	}
 	d := seconds(in.DurationSeconds, 5)
-	byDev, err := ebpf.BioLatency(ctx, d, o, progress(ctx, call, d, "tracing block requests"))
+	byDev, err := bpfprog.BioLatency(ctx, d, o, progress(ctx, call, d, "tracing block requests"))
 	if err != nil {
 		return histOut{}, tool.Failed(err)
 	}
-	var all ebpf.Slots
+	var all bpfprog.Slots
 	devs := make([]uint32, 0, len(byDev))
 	for dev := range byDev {
 		if want == 0 || dev == want {

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf/ebpftest"
+	"github.com/hostmcp/hostmcp/internal/bpfprog/bpfprogtest"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -25,7 +25,7 @@ import (
 
 func newSet(t *testing.T) *Set {
 	t.Helper()
-	ebpftest.Require(t)
+	bpfprogtest.Require(t)
 	return New(nil)
 }
 

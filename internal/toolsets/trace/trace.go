@@ -1,6 +1,6 @@
 // Package trace is the eBPF toolset of spec 000 tier 3: block and run
 // queue latency, syscalls, execs, TCP, files, DNS and VFS latency, traced
-// by hostmcp's own CO-RE programs (internal/ebpf) with no BCC, bpftrace or
+// by hostmcp's own CO-RE programs (internal/bpfprog) with no BCC, bpftrace or
 // compiler at run time, and answered as typed data: histograms with
 // percentiles, event records, top-N tables.
 package trace
@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -24,7 +24,7 @@ type Set struct {
 	// host names the processes, descriptors and disks the programs
 	// report by number.
 	host *hostinfo.Host
-	// supported is ebpf.Supported; a test gives another to play a host
+	// supported is bpfprog.Supported; a test gives another to play a host
 	// without eBPF.
 	supported func() error
 }
@@ -35,7 +35,7 @@ func New(host *hostinfo.Host) *Set {
 	if host == nil {
 		host = hostinfo.New(hostinfo.Roots{})
 	}
-	return &Set{host: host, supported: ebpf.Supported}
+	return &Set{host: host, supported: bpfprog.Supported}
 }
 
 // Toolset lists the eBPF tracing tools.
@@ -68,7 +68,7 @@ func (s *Set) preflight(fallback string) error {
 }
 
 // progress reports a trace's elapsed time against its duration.
-func progress(ctx context.Context, call *tool.Call, d time.Duration, what string) ebpf.Progress {
+func progress(ctx context.Context, call *tool.Call, d time.Duration, what string) bpfprog.Progress {
 	return func(el time.Duration) {
 		call.Progress(ctx, float64(min(el, d).Milliseconds()), float64(d.Milliseconds()), what)
 	}
@@ -78,10 +78,10 @@ func progress(ctx context.Context, call *tool.Call, d time.Duration, what string
 // report, "attached", goes out only once every trace has attached, so that a
 // workload started on it is seen by all of them; the elapsed-time reports
 // after it come from the first trace alone.
-func together(p ebpf.Progress, n int) []ebpf.Progress {
+func together(p bpfprog.Progress, n int) []bpfprog.Progress {
 	var mu sync.Mutex
 	attached := 0
-	parts := make([]ebpf.Progress, n)
+	parts := make([]bpfprog.Progress, n)
 	for i := range parts {
 		first := true
 		parts[i] = func(elapsed time.Duration) {

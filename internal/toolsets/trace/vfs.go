@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/profile"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -62,13 +62,13 @@ func (s *Set) handleVFS(ctx context.Context, call *tool.Call, in vfsIn) (vfsOut,
 		minMS = *in.MinLatencyMS
 	}
 	slow := newCollectSlow(clock())
-	o := ebpf.FileIOOptions{TGID: uint32(max(in.PID, 0)), AllFiles: in.IncludeAllFiles, Slow: max(time.Duration(minMS)*time.Millisecond, 1), Host: s.host}
-	res, err := ebpf.FileIO(ctx, d, o, progress(ctx, call, d, "timing reads and writes"), slow.add)
+	o := bpfprog.FileIOOptions{TGID: uint32(max(in.PID, 0)), AllFiles: in.IncludeAllFiles, Slow: max(time.Duration(minMS)*time.Millisecond, 1), Host: s.host}
+	res, err := bpfprog.FileIO(ctx, d, o, progress(ctx, call, d, "timing reads and writes"), slow.add)
 	if err != nil {
 		return vfsOut{}, tool.Failed(err)
 	}
 	files, procs := ioTables(s.host, res)
-	out := vfsOut{Mechanism: ebpf.FileIOMechanism, MinLatencyMS: minMS, Read: summary(res.Read), Write: summary(res.Write),
+	out := vfsOut{Mechanism: bpfprog.FileIOMechanism, MinLatencyMS: minMS, Read: summary(res.Read), Write: summary(res.Write),
 		SlowTotal: res.Read.Slow + res.Write.Slow, Lost: res.Lost, NotInTables: res.Read.Unkeyed + res.Write.Unkeyed,
 		ByFile: files[:min(tableRows, len(files))], ByProcess: procs[:min(tableRows, len(procs))], SlowOps: slow.records()}
 	named(s.host, out.ByFile)
@@ -78,6 +78,6 @@ func (s *Set) handleVFS(ctx context.Context, call *tool.Call, in vfsIn) (vfsOut,
 	return out, nil
 }
 
-func summary(o ebpf.OpStat) opSummary {
+func summary(o bpfprog.OpStat) opSummary {
 	return opSummary{Calls: o.Calls, Bytes: o.Bytes, Errors: o.Errors, Slow: o.Slow, LatencyUS: o.Micros.Histogram("latency_us", 0)}
 }
