@@ -10,7 +10,7 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
 )
@@ -25,7 +25,7 @@ type ioLatencyIn struct {
 type deviceLatency struct {
 	Device      string             `json:"device"`
 	Snapshot    *hostinfo.IODevice `json:"snapshot,omitempty" jsonschema:"iostat -x figures: await, r_await, w_await, aqu-sz, %util"`
-	HistogramUS *profile.Histogram `json:"histogram_us,omitempty" jsonschema:"trace mode: request latency (issue to completion) in microseconds"`
+	HistogramUS *stacks.Histogram  `json:"histogram_us,omitempty" jsonschema:"trace mode: request latency (issue to completion) in microseconds"`
 }
 
 type ioLatencyOut struct {
@@ -128,13 +128,13 @@ func (s *Set) ioTrace(ctx context.Context, call *tool.Call, dur time.Duration, d
 	if err != nil || res.ExitCode != 0 {
 		return ioLatencyOut{}, tool.Errorf(tool.ExecutionFailed, "bpftrace failed: %v %s", err, lastLines(string(res.Stderr), 3))
 	}
-	hists, err := profile.ParseBpftraceHists(res.Stdout, "@us")
+	hists, err := stacks.ParseBpftraceHists(res.Stdout, "@us")
 	if err != nil {
 		return ioLatencyOut{}, tool.Wrap(tool.ParseError, err, "bpftrace output: %v", err)
 	}
 	out := ioLatencyOut{Mode: "trace", Mechanism: "bpftrace: tracepoint:block:block_rq_issue and block_rq_complete", DurationSeconds: dur.Seconds(), Devices: []deviceLatency{}}
 	for i := range hists {
-		name := s.deps.Host.BlockName(profile.DevName(hists[i].Key))
+		name := s.deps.Host.BlockName(stacks.DevName(hists[i].Key))
 		if device != "" && name != device {
 			continue
 		}

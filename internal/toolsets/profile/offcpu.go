@@ -12,7 +12,7 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
 )
@@ -147,12 +147,12 @@ func (s *Set) offCPUeBPF(ctx context.Context, call *tool.Call, in schedIn) (offC
 // read, stacks go unnamed (reasons [unknown]) and a warning says why.
 func (s *Set) kernelFrames(call *tool.Call) func([]uint64) []string {
 	b, err := s.deps.Host.ReadKallsyms()
-	var syms *profile.Kallsyms
+	var syms *stacks.Kallsyms
 	if err == nil {
-		syms, err = profile.ParseKallsyms(b)
+		syms, err = stacks.ParseKallsyms(b)
 	}
 	if err != nil {
-		if errors.Is(err, profile.ErrKernelAddressesHidden) {
+		if errors.Is(err, stacks.ErrKernelAddressesHidden) {
 			err = fmt.Errorf("%w: run hostmcp as root", err)
 		}
 		call.Warn("kernel stacks cannot be named (%v): wait reasons are [unknown] except for threads still waiting at the end", err)

@@ -9,7 +9,7 @@ import (
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/num"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 )
 
 // waitReason is one thing a thread waited on in the window.
@@ -121,7 +121,7 @@ func buildOffCPU(win offCPUWindow) offCPUTables {
 			frames = win.frames(w.Stack)
 			reason = firstOr(frames, "[unknown]")
 		}
-		a := b.agg(w.TID, w.TGID, "", reason, profile.TaskState(w.State), frames, w.TotalNS)
+		a := b.agg(w.TID, w.TGID, "", reason, stacks.TaskState(w.State), frames, w.TotalNS)
 		if a == nil {
 			continue
 		}
@@ -136,7 +136,7 @@ func buildOffCPU(win offCPUWindow) offCPUTables {
 		}
 	}
 	for _, w := range win.res.Waiting {
-		state, reason, frames := profile.TaskState(w.State), "preempted", []string(nil)
+		state, reason, frames := stacks.TaskState(w.State), "preempted", []string(nil)
 		if w.State != 0 {
 			reason, frames = whereNow(win.now[w.TID])
 		}
@@ -144,7 +144,7 @@ func buildOffCPU(win offCPUWindow) offCPUTables {
 	}
 	for _, s := range win.asleep {
 		reason, frames := whereNow(s.wait)
-		b.ongoing(uint32(s.tid), uint32(s.pid), s.wait.Comm, reason, profile.OffCPUReason(s.wait.State), frames, uint64(win.res.Window), true)
+		b.ongoing(uint32(s.tid), uint32(s.pid), s.wait.Comm, reason, stacks.OffCPUReason(s.wait.State), frames, uint64(win.res.Window), true)
 	}
 	return b.tables()
 }
@@ -201,7 +201,7 @@ func (b *tableBuilder) agg(tid, tgid uint32, comm, reason, state string, frames 
 	}
 	if len(frames) > 0 && (a.w.Stack == nil || ns > a.stackNS) {
 		a.w.Stack, a.stackNS = frames[:min(len(frames), maxStackFrames)], ns
-		a.w.Kind = profile.WaitKind(frames)
+		a.w.Kind = stacks.WaitKind(frames)
 	}
 	return a
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/hostmcp/hostmcp/internal/num"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -21,7 +21,7 @@ func (s *Set) offCPUPerf(ctx context.Context, call *tool.Call, in schedIn) (offC
 	if err != nil {
 		return offCPUOut{}, err
 	}
-	rows := profile.ParseTimehist(raw)
+	rows := stacks.ParseTimehist(raw)
 	tasks := map[int]*waitTask{}
 	last := map[int]string{} // how each thread last left the CPU
 	total := map[string]float64{}
@@ -40,7 +40,7 @@ func (s *Set) offCPUPerf(ctx context.Context, call *tool.Call, in schedIn) (offC
 		}
 		t.RunMS += r.RunMS
 		if r.WaitMS > 0 {
-			why := profile.OffCPUReason(last[r.TID])
+			why := stacks.OffCPUReason(last[r.TID])
 			t.ByState[why] += r.WaitMS
 			t.OffCPUMS += r.WaitMS
 			total[why] += r.WaitMS

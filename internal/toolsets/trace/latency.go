@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
 )
@@ -24,11 +24,11 @@ type bioIn struct {
 }
 
 type histOut struct {
-	Mechanism     string              `json:"mechanism" jsonschema:"the attach points used"`
-	Unit          string              `json:"unit" jsonschema:"us or ms: the unit of bucket bounds and percentiles"`
-	HistogramType string              `json:"histogram_type"`
-	Total         uint64              `json:"total" jsonschema:"events measured"`
-	Histograms    []profile.Histogram `json:"histograms" jsonschema:"one per device with per_device, else one (all, a device or a pid); percentiles are bucket upper bounds"`
+	Mechanism     string             `json:"mechanism" jsonschema:"the attach points used"`
+	Unit          string             `json:"unit" jsonschema:"us or ms: the unit of bucket bounds and percentiles"`
+	HistogramType string             `json:"histogram_type"`
+	Total         uint64             `json:"total" jsonschema:"events measured"`
+	Histograms    []stacks.Histogram `json:"histograms" jsonschema:"one per device with per_device, else one (all, a device or a pid); percentiles are bucket upper bounds"`
 }
 
 func (s *Set) bioLatency() *tool.Def {
@@ -104,7 +104,7 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 		if want != 0 {
 			key = devName(names, want)
 		}
-		out.Histograms = []profile.Histogram{all.Histogram(key, o.LinearWidth)}
+		out.Histograms = []stacks.Histogram{all.Histogram(key, o.LinearWidth)}
 	}
 	for _, h := range out.Histograms {
 		out.Total += h.Count

@@ -9,7 +9,7 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/num"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
 )
@@ -90,7 +90,7 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 	}
 	hist := all.Histogram(key, 0)
 	out := runqOut{
-		histOut:     histOut{Mechanism: bpfprog.RunqMechanism, Unit: "us", HistogramType: "log2", Total: hist.Count, Histograms: []profile.Histogram{hist}},
+		histOut:     histOut{Mechanism: bpfprog.RunqMechanism, Unit: "us", HistogramType: "log2", Total: hist.Count, Histograms: []stacks.Histogram{hist}},
 		TotalWaitMS: num.Round3(float64(totalUS) / 1000),
 		NotInTables: res.Unkeyed,
 	}

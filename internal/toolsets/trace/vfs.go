@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -18,11 +18,11 @@ type vfsIn struct {
 }
 
 type opSummary struct {
-	Calls     uint64            `json:"calls"`
-	Bytes     uint64            `json:"bytes"`
-	Errors    uint64            `json:"errors"`
-	Slow      uint64            `json:"slow" jsonschema:"calls at least min_latency_ms long"`
-	LatencyUS profile.Histogram `json:"latency_us" jsonschema:"log2 histogram of microseconds with p50, p95, p99"`
+	Calls     uint64           `json:"calls"`
+	Bytes     uint64           `json:"bytes"`
+	Errors    uint64           `json:"errors"`
+	Slow      uint64           `json:"slow" jsonschema:"calls at least min_latency_ms long"`
+	LatencyUS stacks.Histogram `json:"latency_us" jsonschema:"log2 histogram of microseconds with p50, p95, p99"`
 }
 
 type vfsOut struct {

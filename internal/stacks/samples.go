@@ -1,9 +1,9 @@
-// Package profile turns what perf records into answers and artifacts: it
+// Package stacks turns what perf records into answers and artifacts: it
 // decodes samples (perf data convert --to-json, or perf script), summarises
 // them, and writes collapsed stacks, pprof profiles and flame graph SVGs;
 // it also reads perf sched and block tracepoint output. Everything here is
 // pure: bytes in, values out, so fixtures test it exactly.
-package profile
+package stacks
 
 import "strings"
 
