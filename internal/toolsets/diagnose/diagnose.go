@@ -1,7 +1,10 @@
-// Package perf is the performance toolset of spec 000 tier 1: what the host
-// is and can measure, and (in later work) its USE-method checks, all from
-// procfs, sysfs and cgroupfs.
-package perf
+// Package diagnose is the toolset configured as "perf" (spec 000 tier 1):
+// what the host is and can measure, its USE-method checks and snapshots,
+// cgroups, threads, I/O layers and network health, read from procfs, sysfs,
+// cgroupfs and hostmcp's eBPF programs. It never runs perf(1), hence its
+// name; the toolset's name and its tools' perf_ prefix are a contract with
+// clients and stay.
+package diagnose
 
 import (
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
@@ -27,7 +30,7 @@ type Deps struct {
 	Baselines *store.Store
 }
 
-// Set is the perf toolset.
+// Set is the toolset configured as perf.
 type Set struct {
 	deps Deps
 }
