@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -89,7 +89,7 @@ func (s *Set) handleFD(ctx context.Context, call *tool.Call, in fdIn) (fdOut, er
 	if soft, hard, err := s.deps.Host.FDLimit(in.PID); err == nil {
 		out.LimitSoft, out.LimitHard = soft, hard
 		if soft > 0 {
-			out.LimitPercent = num.Round2(float64(out.Counts.Total) / float64(soft) * 100)
+			out.LimitPercent = figures.Round2(float64(out.Counts.Total) / float64(soft) * 100)
 		}
 	} else {
 		call.Warn("descriptor limit unknown: %v", err)

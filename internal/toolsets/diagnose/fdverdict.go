@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 )
 
 // fdGrowth is how the descriptor count moved over the samples.
@@ -47,7 +47,7 @@ func fdVerdict(samples []fdSample, soft uint64) (fdGrowth, string, []string) {
 			g.Falls++
 		}
 	}
-	g.PerMinute = num.Round2(slope(samples) * 60)
+	g.PerMinute = figures.Round2(slope(samples) * 60)
 	if g.PerMinute > 0 && soft > 0 && uint64(g.Last) < soft {
 		secs := math.Round(float64(soft-uint64(g.Last)) / (g.PerMinute / 60))
 		g.SecondsToLimit = &secs

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -105,7 +105,7 @@ func (s *Set) handleIOLayers(ctx context.Context, call *tool.Call, in ioLayersIn
 	if err != nil {
 		return ioLayersOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading /proc/diskstats: %v", err)
 	}
-	out.Mode, out.DurationSeconds = mode, num.Round2(time.Since(start).Seconds())
+	out.Mode, out.DurationSeconds = mode, figures.Round2(time.Since(start).Seconds())
 	if mode == "procfs" {
 		procAfter, skipped, err := s.deps.Host.ReadAllProcIO()
 		if err != nil {
@@ -183,7 +183,7 @@ func absorbed(below, above uint64) *float64 {
 	if above == 0 {
 		return nil
 	}
-	p := num.Round1(max(0, 100*(1-float64(below)/float64(above))))
+	p := figures.Round1(max(0, 100*(1-float64(below)/float64(above))))
 	return &p
 }
 

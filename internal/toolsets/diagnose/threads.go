@@ -8,8 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/procs"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -110,7 +110,7 @@ func (s *Set) threads(pid int, schedstat bool) (map[int]hostinfo.ThreadTimes, er
 // interval count from zero; threads that ended are gone from the second
 // reading, and their time with them (said in a finding when it matters).
 func buildThreads(in threadsIn, before, after map[int]hostinfo.ThreadTimes, span float64) threadsOut {
-	out := threadsOut{PID: in.PID, Mode: "basic", DurationSeconds: num.Round2(span), ThreadsTotal: len(after), States: map[string]int{}, Findings: []string{}}
+	out := threadsOut{PID: in.PID, Mode: "basic", DurationSeconds: figures.Round2(span), ThreadsTotal: len(after), States: map[string]int{}, Findings: []string{}}
 	pct := func(ticks uint64) float64 { return float64(ticks) / procs.ClockTicks / span * 100 }
 	for tid, a := range after {
 		b := before[tid] // zero for a thread born meanwhile
@@ -118,20 +118,20 @@ func buildThreads(in threadsIn, before, after map[int]hostinfo.ThreadTimes, span
 			b = hostinfo.ThreadTimes{} // a reused tid: a new thread
 		}
 		u, sy := pct(a.UTime-b.UTime), pct(a.STime-b.STime)
-		t := threadCPU{TID: tid, Name: a.Comm, State: a.State, CPUPercent: num.Round1(u + sy), UserPct: num.Round1(u), SystemPct: num.Round1(sy), LastCPU: a.Processor}
+		t := threadCPU{TID: tid, Name: a.Comm, State: a.State, CPUPercent: figures.Round1(u + sy), UserPct: figures.Round1(u), SystemPct: figures.Round1(sy), LastCPU: a.Processor}
 		if a.Schedstat && b.Schedstat && a.OnCPUNS >= b.OnCPUNS && a.RunqNS >= b.RunqNS {
 			// Whatever the interval held besides running and waiting to run
 			// was spent off CPU.
 			spanNS := span * 1e9
 			on, runq := float64(a.OnCPUNS-b.OnCPUNS)/spanNS*100, float64(a.RunqNS-b.RunqNS)/spanNS*100
-			runq, off := num.Round1(runq), num.Round1(max(0, 100-on-runq))
+			runq, off := figures.Round1(runq), figures.Round1(max(0, 100-on-runq))
 			t.RunqWaitPct, t.OffCPUPct = &runq, &off
 		}
 		out.Threads = append(out.Threads, t)
 		out.TotalCPUPercent += u + sy
 		out.States[a.State]++
 	}
-	out.TotalCPUPercent = num.Round1(out.TotalCPUPercent)
+	out.TotalCPUPercent = figures.Round1(out.TotalCPUPercent)
 	slices.SortFunc(out.Threads, func(x, y threadCPU) int {
 		return cmp.Or(cmp.Compare(y.CPUPercent, x.CPUPercent), cmp.Compare(x.TID, y.TID))
 	})

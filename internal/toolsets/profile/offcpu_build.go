@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/stacks"
 )
 
@@ -273,7 +273,7 @@ func (b *tableBuilder) tables() offCPUTables {
 		t.t.TopReason = t.t.Waits[0].Reason
 		t.t.OffCPUMS = nsToMS(t.offNS)
 		for s, ms := range t.t.ByState {
-			t.t.ByState[s] = num.Round3(ms)
+			t.t.ByState[s] = figures.Round3(ms)
 		}
 		out.tasks = append(out.tasks, t.t)
 	}
@@ -281,10 +281,10 @@ func (b *tableBuilder) tables() offCPUTables {
 		return cmp.Or(cmp.Compare(y.OffCPUMS, x.OffCPUMS), cmp.Compare(x.TID, y.TID))
 	})
 	for s, ms := range out.byState {
-		out.byState[s] = num.Round3(ms)
+		out.byState[s] = figures.Round3(ms)
 	}
 	for _, r := range reasons {
-		r.TotalMS = num.Round3(r.TotalMS)
+		r.TotalMS = figures.Round3(r.TotalMS)
 		out.reasons = append(out.reasons, *r)
 	}
 	slices.SortFunc(out.reasons, func(x, y reasonTotal) int {
@@ -314,4 +314,4 @@ func (a *waitAgg) finish() {
 	a.w.Wakers = a.w.Wakers[:min(len(a.w.Wakers), maxWakersPerWait)]
 }
 
-func nsToMS(ns uint64) float64 { return num.Round3(float64(ns) / float64(time.Millisecond)) }
+func nsToMS(ns uint64) float64 { return figures.Round3(float64(ns) / float64(time.Millisecond)) }

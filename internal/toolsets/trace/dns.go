@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -173,7 +173,7 @@ func hostTable(host *hostinfo.Host, res bpfprog.DNSResult) []dnsHost {
 	}
 	out := make([]dnsHost, 0, len(rows))
 	for _, r := range rows {
-		r.AvgMS = num.Round3(r.AvgMS / float64(max(r.Count, 1)))
+		r.AvgMS = figures.Round3(r.AvgMS / float64(max(r.Count, 1)))
 		out = append(out, *r)
 	}
 	slices.SortFunc(out, func(a, b dnsHost) int {

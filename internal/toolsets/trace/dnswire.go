@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // dnsWire is perf_dns_latency's view of the queries on the wire.
@@ -115,7 +115,7 @@ func (c *collectWire) result(w *dnsWire, res bpfprog.DNSWireResult) (records, ta
 	procs := make([]wireProcess, 0, len(res.Procs))
 	for _, p := range res.Procs {
 		row := wireProcess{PID: p.PID, Comm: res.Names.Of(c.host, p.PID), Sent: p.Sent, Unanswered: p.Sent - min(p.Answered, p.Sent), Errors: p.Errors,
-			AvgMS: num.Round3(ms(p.TotalLatency) / float64(max(p.Answered, 1))), MaxMS: ms(p.MaxLatency)}
+			AvgMS: figures.Round3(ms(p.TotalLatency) / float64(max(p.Answered, 1))), MaxMS: ms(p.MaxLatency)}
 		w.Total += row.Sent
 		w.Unanswered += row.Unanswered
 		w.Errors += row.Errors
@@ -129,7 +129,7 @@ func (c *collectWire) result(w *dnsWire, res bpfprog.DNSWireResult) (records, ta
 	names := make([]wireName, 0, len(c.names))
 	for _, n := range c.names {
 		if answered := n.Count - n.Unanswered; answered > 0 {
-			n.AvgMS = num.Round3(n.AvgMS / float64(answered))
+			n.AvgMS = figures.Round3(n.AvgMS / float64(answered))
 		}
 		names = append(names, *n)
 	}

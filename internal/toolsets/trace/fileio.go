@@ -8,8 +8,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // slowRow is one read or write at least min_latency_ms long.
@@ -148,7 +148,7 @@ func ioTables(host *hostinfo.Host, res bpfprog.FileIOResult) ([]fileIORow, []pro
 	}
 	fileRows := make([]fileIORow, 0, len(files))
 	for _, r := range files {
-		r.TotalMS = num.Round3(r.TotalMS)
+		r.TotalMS = figures.Round3(r.TotalMS)
 		fileRows = append(fileRows, *r)
 	}
 	slices.SortFunc(fileRows, func(a, b fileIORow) int {
@@ -156,7 +156,7 @@ func ioTables(host *hostinfo.Host, res bpfprog.FileIOResult) ([]fileIORow, []pro
 	})
 	procRows := make([]procIORow, 0, len(procs))
 	for _, r := range procs {
-		r.TotalMS = num.Round3(r.TotalMS)
+		r.TotalMS = figures.Round3(r.TotalMS)
 		procRows = append(procRows, *r)
 	}
 	slices.SortFunc(procRows, func(a, b procIORow) int { return cmp.Or(cmp.Compare(b.TotalMS, a.TotalMS), cmp.Compare(a.PID, b.PID)) })

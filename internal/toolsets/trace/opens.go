@@ -11,9 +11,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/kernelpath"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // openRow is one open, as its record tells it.
@@ -205,7 +205,7 @@ func (c *collectOps) pathTable(res bpfprog.FileOpsResult) ([]pathRow, opsTotals)
 	}
 	out := make([]pathRow, 0, len(rows))
 	for _, r := range rows {
-		r.TotalMS = num.Round3(r.TotalMS)
+		r.TotalMS = figures.Round3(r.TotalMS)
 		out = append(out, *r)
 	}
 	slices.SortFunc(out, func(a, b pathRow) int {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
@@ -81,7 +81,7 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 		if in.PerProcess {
 			ph := h.Slots.Histogram("", 0)
 			procs = append(procs, runqProcess{PID: h.TGID, Comm: h.Comm, Waits: ph.Count,
-				TotalWaitMS: num.Round3(float64(h.TotalUS) / 1000), P50US: ph.P50, P99US: ph.P99, MaxUS: ph.Max})
+				TotalWaitMS: figures.Round3(float64(h.TotalUS) / 1000), P50US: ph.P50, P99US: ph.P99, MaxUS: ph.Max})
 		}
 	}
 	key := "all"
@@ -91,7 +91,7 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 	hist := all.Histogram(key, 0)
 	out := runqOut{
 		histOut:     histOut{Mechanism: bpfprog.RunqMechanism, Unit: "us", HistogramType: "log2", Total: hist.Count, Histograms: []stacks.Histogram{hist}},
-		TotalWaitMS: num.Round3(float64(totalUS) / 1000),
+		TotalWaitMS: figures.Round3(float64(totalUS) / 1000),
 		NotInTables: res.Unkeyed,
 	}
 	var tables []cut

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -82,7 +82,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		out.TotalErrors += st.Errors
 		row := syscallRow{Name: bpfprog.SyscallName(nr), Count: st.Count, Errors: st.Errors}
 		if in.IncludeLatency {
-			total, avg := ms(time.Duration(st.TotalNS)), num.Round3(float64(st.TotalNS)/float64(max(st.Count, 1))/1000)
+			total, avg := ms(time.Duration(st.TotalNS)), figures.Round3(float64(st.TotalNS)/float64(max(st.Count, 1))/1000)
 			row.TotalMS, row.AvgUS = &total, &avg
 		}
 		out.Syscalls = append(out.Syscalls, row)
@@ -108,7 +108,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		out.Processes, out.ProcessesOf = out.Processes[:min(top, nprocs)], &listed{}
 		tables = append(tables, head(&out.Processes, nprocs, "count", out.ProcessesOf))
 	}
-	out.CallsPerSec = num.Round3(float64(out.TotalCalls) / d.Seconds())
+	out.CallsPerSec = figures.Round3(float64(out.TotalCalls) / d.Seconds())
 	fitAnswer(&out, call.DataBudget(), nil, tables)
 	return out, nil
 }

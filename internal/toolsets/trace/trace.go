@@ -14,8 +14,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -117,9 +117,9 @@ func clock() time.Duration {
 	return time.Duration(ts.Nano())
 }
 
-func relSeconds(t, start time.Duration) float64 { return num.Round3((t - start).Seconds()) }
+func relSeconds(t, start time.Duration) float64 { return figures.Round3((t - start).Seconds()) }
 
-func ms(d time.Duration) float64 { return num.Round3(float64(d) / float64(time.Millisecond)) }
+func ms(d time.Duration) float64 { return figures.Round3(float64(d) / float64(time.Millisecond)) }
 
 // errnoName is "ENOENT" for -2.
 func errnoName(ret int64) string {

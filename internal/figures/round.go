@@ -1,8 +1,8 @@
-// Package num rounds the figures answers carry, so an agent reads 12.35
+// Package figures rounds the figures answers carry, so an agent reads 12.35
 // rather than 12.349999999999998: digits beyond what was measured cost
 // tokens and say nothing; and it renders sizes one way for every report,
 // and figures for a person (human.go).
-package num
+package figures
 
 import (
 	"fmt"
