@@ -34,7 +34,7 @@ type Set struct {
 	abi      int    // the kernel's Landlock ABI; tests lower it to take the paths of older kernels
 	setupErr error  // why sessions cannot start here, if they cannot
 	reg      *registry
-	spawn    spawner
+	spawn    *execx.Spawner // forks every session; see newSpawner
 }
 
 // New builds the repl toolset and makes the server process non-dumpable
@@ -46,6 +46,7 @@ func New(d *Deps) *Set {
 		stateDir: d.Config.StateDir,
 		abi:      landlock.ABI(),
 		reg:      newRegistry(d.Config.Repl),
+		spawn:    newSpawner(),
 	}
 	if st, err := os.Stat(s.stateDir); err != nil || !st.IsDir() {
 		s.setupErr = fmt.Errorf("the state directory %q, where sessions get their HOME, is not a directory", s.stateDir)
