@@ -48,6 +48,7 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	harden(log)
 	// The roots first: one the operator named but that cannot be opened
 	// stops start-up before anything is created in the state directory.
 	roots, err := fsroot.FromConfig(cfg)

@@ -37,8 +37,9 @@ type Set struct {
 	spawn    *execx.Spawner // forks every session; see newSpawner
 }
 
-// New builds the repl toolset and makes the server process non-dumpable
-// (see harden), which protects it from every child, not only sessions.
+// New builds the repl toolset. Sessions start only in a server hardened at
+// start-up (execx.Harden): building the toolset changes nothing in the
+// process, so that listing the tools does not either.
 func New(d *Deps) *Set {
 	s := &Set{
 		conf:     d.Config.Repl,
@@ -59,7 +60,7 @@ func New(d *Deps) *Set {
 	} else {
 		s.user = u
 	}
-	if err := harden(); err != nil {
+	if err := execx.Hardened(); err != nil {
 		s.setupErr = err
 	}
 	return s
