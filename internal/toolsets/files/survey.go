@@ -121,7 +121,7 @@ func (s *survey) what(abs string, st fs.FileInfo, now time.Time) string {
 	case st.Mode()&fs.ModeSymlink != 0:
 		return fmt.Sprintf("the symbolic link %s (not what it points to)", name)
 	case !s.isDir:
-		return fmt.Sprintf("the %s %s", typeName(st.Mode()), name)
+		return fmt.Sprintf("the %s %s", fsroot.TypeOf(st.Mode()).Word(), name)
 	case s.entries == 1:
 		return fmt.Sprintf("the empty directory %s", name)
 	}

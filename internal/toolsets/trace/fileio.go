@@ -5,10 +5,9 @@ import (
 	"slices"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/figures"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 )
 
@@ -42,7 +41,7 @@ func (c *collectSlow) add(s bpfprog.SlowIO) {
 		op = "write"
 	}
 	row := slowRow{Time: relSeconds(s.Time, c.start), PID: s.PID, Comm: s.Comm, Op: op, File: s.File, Path: s.Path,
-		FileType: fileType(s.Mode), LatencyMS: ms(s.Latency), Error: errnoName(s.Ret)}
+		FileType: fsroot.TypeOfStat(s.Mode).Noun(), LatencyMS: ms(s.Latency), Error: errnoName(s.Ret)}
 	if s.Ret >= 0 {
 		row.Bytes = s.Ret
 	}
@@ -132,7 +131,7 @@ func ioTables(host *hostinfo.Host, res bpfprog.FileIOResult) ([]fileIORow, []pro
 	for _, f := range res.Files {
 		fr := files[fileID{f.Dev, f.Ino}]
 		if fr == nil {
-			fr = &fileIORow{File: f.Name, FileType: fileType(f.Mode)}
+			fr = &fileIORow{File: f.Name, FileType: fsroot.TypeOfStat(f.Mode).Noun()}
 			files[fileID{f.Dev, f.Ino}] = fr
 		}
 		if fr.Path == "" {
@@ -161,22 +160,4 @@ func ioTables(host *hostinfo.Host, res bpfprog.FileIOResult) ([]fileIORow, []pro
 	}
 	slices.SortFunc(procRows, func(a, b procIORow) int { return cmp.Or(cmp.Compare(b.TotalMS, a.TotalMS), cmp.Compare(a.PID, b.PID)) })
 	return fileRows, procRows
-}
-
-func fileType(mode uint32) string {
-	switch mode & unix.S_IFMT {
-	case unix.S_IFREG:
-		return "file"
-	case unix.S_IFSOCK:
-		return "socket"
-	case unix.S_IFIFO:
-		return "pipe"
-	case unix.S_IFCHR:
-		return "char device"
-	case unix.S_IFBLK:
-		return "block device"
-	case unix.S_IFDIR:
-		return "directory"
-	}
-	return "other"
 }
