@@ -15,6 +15,7 @@ import (
 	"github.com/cilium/ebpf/ringbuf"
 
 	"github.com/hostmcp/hostmcp/internal/admit"
+	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // attacher attaches one program; trace detaches it at the end.
@@ -31,8 +32,11 @@ func tracepoint(group, name string, prog *ebpf.Program) attacher {
 }
 
 // Progress is told how long a trace has run: 0 once every program is
-// attached, then every 250 ms.
+// attached, then every progressStep, and at its end.
 type Progress func(elapsed time.Duration)
+
+// progressStep is how often a trace tells its Progress how long it has run.
+const progressStep = 250 * time.Millisecond
 
 // trace attaches every program, waits d (or until ctx ends), and detaches.
 // With a ring, each record is handed to onRecord, in one goroutine, until
@@ -86,34 +90,13 @@ func trace(ctx context.Context, d time.Duration, progress Progress, ring *ebpf.M
 	if progress != nil {
 		progress(0) // attached: the trace has begun
 	}
-	err := wait(ctx, d, progress)
+	err := tool.Wait(ctx, d, progressStep, progress)
 	detach()
 	if rd != nil {
 		rd.Flush() // the reader returns what is pending, then ErrFlushed
 		<-done
 	}
 	return err
-}
-
-// wait sleeps d or until ctx ends; progress is told the elapsed time.
-func wait(ctx context.Context, d time.Duration, progress Progress) error {
-	start := time.Now()
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
-	end := time.NewTimer(d)
-	defer end.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-end.C:
-			return nil
-		case <-t.C:
-			if progress != nil {
-				progress(time.Since(start))
-			}
-		}
-	}
 }
 
 // counter reads slot i of an array of counters: the records a full ring

@@ -46,7 +46,7 @@ func (s *Set) handleCgroup(ctx context.Context, call *tool.Call, in cgroupIn) (h
 	}
 	d := interval(in.IntervalMS)
 	before := s.deps.Host.SampleCgroup(dirs)
-	if err := s.wait(ctx, call, d, "sampling cgroup counters"); err != nil {
+	if err := call.Wait(ctx, d, "sampling cgroup counters"); err != nil {
 		return health.CgroupCheck{}, err
 	}
 	after := s.deps.Host.SampleCgroup(dirs)
@@ -55,19 +55,4 @@ func (s *Set) handleCgroup(ctx context.Context, call *tool.Call, in cgroupIn) (h
 		call.Warn("%s", w)
 	}
 	return health.CgroupCheck{CgroupSummary: sum, Summary: health.AnalyzeCgroup(&sum)}, nil
-}
-
-// wait sleeps d in steps, reporting progress, and stops when ctx ends.
-func (s *Set) wait(ctx context.Context, call *tool.Call, d time.Duration, msg string) error {
-	start := time.Now()
-	for {
-		left := d - time.Since(start)
-		if left <= 0 {
-			return nil
-		}
-		if err := tool.Sleep(ctx, min(left, 250*time.Millisecond)); err != nil {
-			return err
-		}
-		call.Progress(ctx, float64(min(time.Since(start), d).Milliseconds()), float64(d.Milliseconds()), msg)
-	}
 }

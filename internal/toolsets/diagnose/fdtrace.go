@@ -61,29 +61,40 @@ func (s *Set) handleFD(ctx context.Context, call *tool.Call, in fdIn) (fdOut, er
 	}
 	out := fdOut{PID: in.PID, Samples: []fdSample{}}
 	start := time.Now()
-	var last hostinfo.FDReading
-	for i := 0; ; i++ {
+	last, err := s.deps.Host.ReadFDs(in.PID)
+	if errors.Is(err, hostinfo.ErrPIDNotFound) {
+		return fdOut{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
+	}
+	if err != nil {
+		return fdOut{}, tool.Wrap(tool.PermissionDenied, err, "%v", err)
+	}
+	out.Samples = append(out.Samples, fdSample{AtMS: 0, FDCounts: last.Counts})
+	// A sample every step, the last at the last whole step; the watch
+	// ends early when the process exits or its descriptors turn unreadable.
+	watch, stop := context.WithCancel(ctx)
+	defer stop()
+	progress := call.Elapsed(ctx, dur, "sampling descriptors")
+	var readErr error
+	err = tool.Wait(watch, dur/step*step, step, func(time.Duration) {
 		r, err := s.deps.Host.ReadFDs(in.PID)
-		if errors.Is(err, hostinfo.ErrPIDNotFound) {
-			if i == 0 {
-				return fdOut{}, tool.Errorf(tool.PIDNotFound, "no process with pid %d", in.PID)
-			}
+		switch {
+		case errors.Is(err, hostinfo.ErrPIDNotFound):
 			call.Warn("process %d exited during the trace; the verdict uses the samples taken before", in.PID)
-			break
+			stop()
+		case err != nil:
+			readErr = err
+			stop()
+		default:
+			last = r
+			out.Samples = append(out.Samples, fdSample{AtMS: time.Since(start).Milliseconds(), FDCounts: r.Counts})
+			progress(time.Since(start))
 		}
-		if err != nil {
-			return fdOut{}, tool.Wrap(tool.PermissionDenied, err, "%v", err)
-		}
-		last = r
-		out.Samples = append(out.Samples, fdSample{AtMS: time.Since(start).Milliseconds(), FDCounts: r.Counts})
-		next := time.Duration(i+1) * step
-		if next > dur {
-			break
-		}
-		call.Progress(ctx, float64(time.Since(start).Milliseconds()), float64(dur.Milliseconds()), "sampling descriptors")
-		if err := tool.Sleep(ctx, time.Until(start.Add(next))); err != nil {
-			return fdOut{}, err
-		}
+	})
+	if err != nil && ctx.Err() != nil {
+		return fdOut{}, ctx.Err()
+	}
+	if readErr != nil {
+		return fdOut{}, tool.Wrap(tool.PermissionDenied, readErr, "%v", readErr)
 	}
 	out.Counts = last.Counts
 	if soft, hard, err := s.deps.Host.FDLimit(in.PID); err == nil {

@@ -97,7 +97,7 @@ func (s *Set) handleIOLayers(ctx context.Context, call *tool.Call, in ioLayersIn
 		if procBefore, _, err = s.deps.Host.ReadAllProcIO(); err != nil {
 			return ioLayersOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading /proc/*/io: %v", err)
 		}
-		if err := s.wait(ctx, call, dur, "counting I/O"); err != nil {
+		if err := call.Wait(ctx, dur, "counting I/O"); err != nil {
 			return ioLayersOut{}, err
 		}
 	}

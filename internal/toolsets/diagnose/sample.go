@@ -43,21 +43,15 @@ func (s *Set) sample(ctx context.Context, call *tool.Call, d time.Duration, opts
 	if out.before, _, err = s.deps.Host.ReadCounters(opts); err != nil {
 		return sampled{}, tool.Wrap(tool.ExecutionFailed, err, "reading counters: %v", err)
 	}
-	deadline := out.before.Time.Add(d)
-	for {
-		left := time.Until(deadline)
-		if left <= 0 {
-			break
-		}
-		if err := tool.Sleep(ctx, min(left, runQueueStep)); err != nil {
-			return sampled{}, err
-		}
+	progress := call.Elapsed(ctx, d, "sampling counters")
+	err = tool.Wait(ctx, d, runQueueStep, func(elapsed time.Duration) {
 		if run, blocked, err := s.deps.Host.RunQueue(); err == nil {
 			out.runQueue = append(out.runQueue, hostinfo.RunQueueSample{Running: run, Blocked: blocked})
 		}
-		// Reading the run queue after the last step ends past the deadline.
-		done := min(d-time.Until(deadline), d)
-		call.Progress(ctx, float64(done.Milliseconds()), float64(d.Milliseconds()), "sampling counters")
+		progress(elapsed)
+	})
+	if err != nil {
+		return sampled{}, err
 	}
 	var warns []string
 	if out.after, warns, err = s.deps.Host.ReadCounters(opts); err != nil {

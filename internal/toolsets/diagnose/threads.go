@@ -64,7 +64,7 @@ func (s *Set) handleThreads(ctx context.Context, call *tool.Call, in threadsIn) 
 		return threadsOut{}, err
 	}
 	start := time.Now()
-	if err := s.wait(ctx, call, dur, "sampling threads"); err != nil {
+	if err := call.Wait(ctx, dur, "sampling threads"); err != nil {
 		return threadsOut{}, err
 	}
 	after, err := s.threads(in.PID, offCPU(in))

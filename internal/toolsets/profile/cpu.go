@@ -161,7 +161,7 @@ func (s *Set) saveArtifacts(ctx context.Context, call *tool.Call, toolName strin
 func (s *Set) procfsProfile(ctx context.Context, call *tool.Call, dur time.Duration, pid int) (cpuOut, error) {
 	read := func() map[int]procTicks { return readTicks(s.deps.Host, pid) }
 	before := read()
-	if err := tool.Sleep(ctx, dur); err != nil {
+	if err := call.Wait(ctx, dur, "sampling CPU time"); err != nil {
 		return cpuOut{}, err
 	}
 	after := read()

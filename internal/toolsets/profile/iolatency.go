@@ -65,7 +65,7 @@ func (s *Set) ioSnapshot(ctx context.Context, call *tool.Call, dur time.Duration
 	if err != nil {
 		return ioLatencyOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading /proc/diskstats: %v", err)
 	}
-	if err := tool.Sleep(ctx, dur); err != nil {
+	if err := call.Wait(ctx, dur, "counting block requests"); err != nil {
 		return ioLatencyOut{}, err
 	}
 	after, _, err := s.deps.Host.ReadCounters(nil)
@@ -102,25 +102,7 @@ func (s *Set) ioTrace(ctx context.Context, call *tool.Call, dur time.Duration, d
 			WithSuggestion("Use mode snapshot, which needs nothing but /proc.")
 	}
 	prog := strings.Replace(ioTraceProgram, "%d", strconv.Itoa(int(dur/time.Second)), 1)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		start := time.Now()
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				el := time.Since(start)
-				call.Progress(ctx, float64(min(el, dur).Milliseconds()), float64(dur.Milliseconds()), "tracing block requests")
-				if el >= dur {
-					return // bpftrace is printing its histograms: nothing more to report
-				}
-			}
-		}
-	}()
+	defer call.ProgressWhile(ctx, dur, "tracing block requests")() // bpftrace times the trace
 	res, err := s.deps.Exec.Run(ctx, execx.Cmd{Name: "bpftrace", Args: []string{"-f", "json", "-e", prog}, Timeout: dur + 30*time.Second, MaxOutput: 16 << 20, StopSignal: syscall.SIGINT})
 	if ctx.Err() != nil {
 		return ioLatencyOut{}, ctx.Err()

@@ -108,9 +108,7 @@ func (s *Set) processOf(id int) (int, error) {
 // /proc where the threads still waiting at its end wait.
 func (s *Set) offCPUeBPF(ctx context.Context, call *tool.Call, in schedIn) (offCPUOut, error) {
 	d := time.Duration(cmp.Or(in.DurationSeconds, 5)) * time.Second
-	res, err := bpfprog.OffCPU(ctx, d, bpfprog.OffCPUOptions{TGID: uint32(in.PID)}, func(el time.Duration) {
-		call.Progress(ctx, float64(min(el, d).Milliseconds()), float64(d.Milliseconds()), "following threads off and onto the CPUs")
-	})
+	res, err := bpfprog.OffCPU(ctx, d, bpfprog.OffCPUOptions{TGID: uint32(in.PID)}, call.Elapsed(ctx, d, "following threads off and onto the CPUs"))
 	if ctx.Err() != nil {
 		return offCPUOut{}, ctx.Err()
 	}

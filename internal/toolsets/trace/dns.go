@@ -87,7 +87,7 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 	}
 	d := seconds(in.DurationSeconds, 10)
 	pid := uint32(max(in.PID, 0))
-	progs := together(progress(ctx, call, d, "tracing DNS lookups"), 2)
+	progs := together(call.Elapsed(ctx, d, "tracing DNS lookups"), 2)
 	start := clock()
 	wireCtx, stopWire := context.WithCancel(ctx)
 	defer stopWire()

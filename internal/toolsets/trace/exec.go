@@ -87,7 +87,7 @@ func (s *Set) handleExec(ctx context.Context, call *tool.Call, in execIn) (execO
 	d := seconds(in.DurationSeconds, 10)
 	start := clock()
 	records := newSample[execRow](maxRecords)
-	res, err := bpfprog.ExecTrace(ctx, d, cmp.Or(in.MaxArgs, bpfprog.MaxExecArgs), progress(ctx, call, d, "tracing execs"), func(e bpfprog.ExecEvent) {
+	res, err := bpfprog.ExecTrace(ctx, d, cmp.Or(in.MaxArgs, bpfprog.MaxExecArgs), call.Elapsed(ctx, d, "tracing execs"), func(e bpfprog.ExecEvent) {
 		if !wanted(e.PPID, e.UID, e.Ret != 0, e.Comm, e.Filename) {
 			return
 		}

@@ -65,7 +65,7 @@ func (s *Set) handleFile(ctx context.Context, call *tool.Call, in fileIn) (fileO
 	if mode == "all" {
 		traces = 2 // side by side: slow calls first, then opens and unlinks
 	}
-	progs := together(progress(ctx, call, d, "tracing file operations"), traces)
+	progs := together(call.Elapsed(ctx, d, "tracing file operations"), traces)
 	start := clock()
 	var g errgroup.Group
 	slow := newCollectSlow(start)

@@ -81,7 +81,7 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 		}
 	}
 	d := seconds(in.DurationSeconds, 5)
-	byDev, err := bpfprog.BioLatency(ctx, d, o, progress(ctx, call, d, "tracing block requests"))
+	byDev, err := bpfprog.BioLatency(ctx, d, o, call.Elapsed(ctx, d, "tracing block requests"))
 	if err != nil {
 		return histOut{}, tool.Failed(err)
 	}

@@ -86,7 +86,7 @@ func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut,
 	start := clock()
 	records := newSample[tcpRow](maxRecords)
 	o := bpfprog.TCPOptions{Lifecycle: lifecycle, TGID: uint32(max(in.PID, 0)), LocalPort: uint16(in.LocalPort), RemotePort: uint16(in.RemotePort)}
-	res, err := bpfprog.TCPTrace(ctx, d, o, progress(ctx, call, d, "tracing TCP"), func(e bpfprog.TCPEvent) {
+	res, err := bpfprog.TCPTrace(ctx, d, o, call.Elapsed(ctx, d, "tracing TCP"), func(e bpfprog.TCPEvent) {
 		row := tcpRow{Time: relSeconds(e.Time, start), PID: e.PID, Comm: e.Comm,
 			LocalAddr: e.Local.Addr().String(), LocalPort: e.Local.Port(), RemoteAddr: e.Remote.Addr().String(), RemotePort: e.Remote.Port()}
 		if lifecycle {

@@ -68,7 +68,7 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 	}
 	d := seconds(in.DurationSeconds, 5)
 	o := bpfprog.RunqOptions{TGID: uint32(in.PID), PerProcess: in.PerProcess, Host: s.host}
-	res, err := bpfprog.RunqLatency(ctx, d, o, progress(ctx, call, d, "tracing the run queues"))
+	res, err := bpfprog.RunqLatency(ctx, d, o, call.Elapsed(ctx, d, "tracing the run queues"))
 	if err != nil {
 		return runqOut{}, tool.Failed(err)
 	}

@@ -71,7 +71,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 	}
 	d := seconds(in.DurationSeconds, 10)
 	o := bpfprog.SyscountOptions{TGID: uint32(max(in.PID, 0)), Comm: in.Comm, ErrorsOnly: in.IncludeErrors, Latency: in.IncludeLatency, Host: s.host}
-	c, err := bpfprog.CountSyscalls(ctx, d, o, progress(ctx, call, d, "counting system calls"))
+	c, err := bpfprog.CountSyscalls(ctx, d, o, call.Elapsed(ctx, d, "counting system calls"))
 	if err != nil {
 		return syscountOut{}, tool.Failed(err)
 	}

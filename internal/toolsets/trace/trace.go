@@ -6,7 +6,6 @@
 package trace
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -65,13 +64,6 @@ func (s *Set) preflight(fallback string) error {
 		return e.WithSuggestion("Run hostmcp as root (or with CAP_BPF and CAP_PERFMON) on a kernel with BTF; perf_info shows what this host supports.")
 	}
 	return nil
-}
-
-// progress reports a trace's elapsed time against its duration.
-func progress(ctx context.Context, call *tool.Call, d time.Duration, what string) bpfprog.Progress {
-	return func(el time.Duration) {
-		call.Progress(ctx, float64(min(el, d).Milliseconds()), float64(d.Milliseconds()), what)
-	}
 }
 
 // together splits progress between n traces run side by side. The first

@@ -63,7 +63,7 @@ func (s *Set) handleVFS(ctx context.Context, call *tool.Call, in vfsIn) (vfsOut,
 	}
 	slow := newCollectSlow(clock())
 	o := bpfprog.FileIOOptions{TGID: uint32(max(in.PID, 0)), AllFiles: in.IncludeAllFiles, Slow: max(time.Duration(minMS)*time.Millisecond, 1), Host: s.host}
-	res, err := bpfprog.FileIO(ctx, d, o, progress(ctx, call, d, "timing reads and writes"), slow.add)
+	res, err := bpfprog.FileIO(ctx, d, o, call.Elapsed(ctx, d, "timing reads and writes"), slow.add)
 	if err != nil {
 		return vfsOut{}, tool.Failed(err)
 	}
