@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // Wait ticks at every step counted from its start, however long a tick
@@ -22,13 +24,8 @@ func TestWaitTicksOnTheStepsAndAtTheEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []time.Duration{250 * time.Millisecond, 500 * time.Millisecond, 750 * time.Millisecond, time.Second, 1050 * time.Millisecond}
-		if len(got) != len(want) {
-			t.Fatalf("ticks at %v, want %v", got, want)
-		}
-		for i := range want {
-			if got[i] != want[i] {
-				t.Errorf("tick %d at %v, want %v", i, got[i], want[i])
-			}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("ticks (-want +got):\n%s", diff)
 		}
 	})
 }
@@ -63,13 +60,8 @@ func TestCallWaitReportsProgress(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := [][2]float64{{250, 1000}, {500, 1000}, {750, 1000}, {1000, 1000}}
-		if len(got) != len(want) {
-			t.Fatalf("progress %v, want %v", got, want)
-		}
-		for i := range want {
-			if got[i] != want[i] {
-				t.Errorf("report %d: %v, want %v", i, got[i], want[i])
-			}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("progress and total (-want +got):\n%s", diff)
 		}
 	})
 }
