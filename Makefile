@@ -69,7 +69,7 @@ docs:
 # llvm and libbpf-dev, which this installs; building never does).
 generate:
 	scripts/deps.sh generate
-	$(GO) generate ./internal/ebpf
+	$(GO) generate ./internal/bpfprog
 	scripts/gen-syscalls.sh
 
 bench: build

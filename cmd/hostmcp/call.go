@@ -5,9 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/signal"
-	"syscall"
 
+	"github.com/hostmcp/hostmcp/internal/app"
 	"github.com/hostmcp/hostmcp/internal/cli"
 )
 
@@ -18,23 +17,18 @@ func callCmd(p *cli.Parsed, s stdio) int {
 	if len(p.Args) == 2 {
 		raw = json.RawMessage(p.Args[1])
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
-	a, ok := open(ctx, p, s)
-	if !ok {
-		return 1
-	}
-	defer a.Close()
-	res, err := a.Server.Call(ctx, p.Args[0], raw)
-	if err != nil {
-		fmt.Fprintf(s.err, "hostmcp: %v\n", err)
-		return 2
-	}
-	var pretty bytes.Buffer
-	_ = json.Indent(&pretty, res.JSON, "", "  ")
-	fmt.Fprintln(s.out, pretty.String())
-	if res.Err != nil {
-		return 1
-	}
-	return 0
+	return withApp(p, s, func(ctx context.Context, a *app.App) int {
+		res, err := a.Server.Call(ctx, p.Args[0], raw)
+		if err != nil {
+			fmt.Fprintf(s.err, "hostmcp: %v\n", err)
+			return 2
+		}
+		var pretty bytes.Buffer
+		_ = json.Indent(&pretty, res.JSON, "", "  ")
+		fmt.Fprintln(s.out, pretty.String())
+		if res.Err != nil {
+			return 1
+		}
+		return 0
+	})
 }

@@ -3,9 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"os/signal"
-	"syscall"
 
+	"github.com/hostmcp/hostmcp/internal/app"
 	"github.com/hostmcp/hostmcp/internal/cli"
 	"github.com/hostmcp/hostmcp/internal/health"
 	"github.com/hostmcp/hostmcp/internal/store"
@@ -34,20 +33,15 @@ func triageBaseline(ctx context.Context, st *store.Store) *health.CollectOptions
 // then what changed since a baseline when one is kept;
 // it exits 1 when perf_info or perf_snapshot failed.
 func triageCmd(p *cli.Parsed, s stdio) int {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
-	a, ok := open(ctx, p, s)
-	if !ok {
-		return 1
-	}
-	defer a.Close()
-	rep := health.CollectWith(ctx, a.Server, "hostmcp triage", triageBaseline(ctx, a.Store)) // the system_health flow's report
-	if err := rep.WriteText(s.out); err != nil {
-		fmt.Fprintf(s.err, "hostmcp: %v\n", err)
-		return 1
-	}
-	if len(rep.Problems) > 0 {
-		return 1
-	}
-	return 0
+	return withApp(p, s, func(ctx context.Context, a *app.App) int {
+		rep := health.CollectWith(ctx, a.Server, "hostmcp triage", triageBaseline(ctx, a.Store)) // the system_health flow's report
+		if err := rep.WriteText(s.out); err != nil {
+			fmt.Fprintf(s.err, "hostmcp: %v\n", err)
+			return 1
+		}
+		if len(rep.Problems) > 0 {
+			return 1
+		}
+		return 0
+	})
 }

@@ -11,9 +11,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/catalog"
 	"github.com/hostmcp/hostmcp/internal/config"
-	"github.com/hostmcp/hostmcp/internal/ebpf"
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/sampler"
@@ -48,6 +48,7 @@ func Open(ctx context.Context, cfg *config.Config, version string, log *slog.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	harden(log)
 	// The roots first: one the operator named but that cannot be opened
 	// stops start-up before anything is created in the state directory.
 	roots, err := fsroot.FromConfig(cfg)
@@ -114,7 +115,7 @@ func (a *App) MountTracefs() {
 	if !slices.ContainsFunc(a.Server.Toolsets(), func(ts tool.Toolset) bool { return ts.Tracing }) {
 		return
 	}
-	mounted, err := ebpf.MountTracefs()
+	mounted, err := bpfprog.MountTracefs()
 	switch {
 	case err != nil:
 		a.log.Warn("the eBPF and bpftrace tools cannot find tracepoints", "err", err)

@@ -14,11 +14,11 @@ import (
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/toolsets/bpftrace"
 	"github.com/hostmcp/hostmcp/internal/toolsets/core"
+	"github.com/hostmcp/hostmcp/internal/toolsets/diagnose"
 	"github.com/hostmcp/hostmcp/internal/toolsets/edit"
 	"github.com/hostmcp/hostmcp/internal/toolsets/files"
 	"github.com/hostmcp/hostmcp/internal/toolsets/fleet"
 	"github.com/hostmcp/hostmcp/internal/toolsets/onboarding"
-	"github.com/hostmcp/hostmcp/internal/toolsets/perf"
 	"github.com/hostmcp/hostmcp/internal/toolsets/proc"
 	"github.com/hostmcp/hostmcp/internal/toolsets/profile"
 	"github.com/hostmcp/hostmcp/internal/toolsets/repl"
@@ -63,7 +63,7 @@ func Toolsets(d *Deps) []tool.Toolset {
 		proc.New(&proc.Deps{Host: d.Host, Config: d.Config.Process}).Toolset(),
 		repl.New(&repl.Deps{Config: d.Config, Roots: roots}).Toolset(),
 		system.New(&system.Deps{Host: d.Host, Sampler: d.Sampler, Exec: d.Exec, LogFiles: d.Config.Process.LogFiles}).Toolset(),
-		perf.New(&perf.Deps{Host: d.Host, Exec: d.Exec, Privileges: pre, Baselines: d.Store}).Toolset(),
+		diagnose.New(&diagnose.Deps{Host: d.Host, Exec: d.Exec, Privileges: pre, Baselines: d.Store}).Toolset(),
 		profile.New(&profile.Deps{Host: d.Host, Exec: d.Exec, Store: d.Store}).Toolset(),
 		trace.New(d.Host).Toolset(),
 		bpftrace.New(&bpftrace.Deps{Exec: d.Exec, Config: d.Config.Bpftrace}).Toolset(),

@@ -13,7 +13,7 @@ import (
 const toolsetsImport = "github.com/hostmcp/hostmcp/internal/toolsets/"
 
 // No toolset imports another: what two toolsets share lives in a package
-// of its own below them (internal/ebpf, internal/hostinfo...), and the
+// of its own below them (internal/bpfprog, internal/hostinfo...), and the
 // catalog composes them. A toolset's own subpackages (repl/sessinit,
 // profile/window) are its own. Tests are held to it too, but for the
 // containment tests that check fs tools and search against each other.

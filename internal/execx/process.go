@@ -89,12 +89,12 @@ func (r *Runner) Start(ctx context.Context, c Cmd) (*Process, error) {
 		Stderr: p.stderr,
 		SysProcAttr: &syscall.SysProcAttr{
 			Setpgid:   true,            // one group to signal, grandchildren included
-			Pdeathsig: syscall.SIGKILL, // dies with the server; see spawner
+			Pdeathsig: syscall.SIGKILL, // dies with the server; see Spawner
 		},
 		WaitDelay: drainDelay,
 	}
 	p.started = time.Now()
-	start := r.spawn.start
+	start := r.spawn.Start
 	if c.Confine != nil {
 		pol := *c.Confine
 		pol.Program = path

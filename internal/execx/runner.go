@@ -130,7 +130,7 @@ type Runner struct {
 	tempDir  string
 	grace    time.Duration
 	programs *admit.Gate
-	spawn    spawner
+	spawn    Spawner
 }
 
 // New resolves every allowed name once, so a later change to the

@@ -8,7 +8,9 @@ import (
 	"github.com/hostmcp/hostmcp/internal/landlock"
 )
 
-// spawner forks every child from one OS thread that never exits.
+// Spawner forks children from one OS thread that never exits. The Runner
+// forks its programs through one; the repl toolset forks its sessions
+// through another, whose thread it prepares first (see Prepare).
 //
 // Children get Pdeathsig=SIGKILL so they die with the server, but the kernel
 // sends the parent-death signal when the *thread* that forked the child
@@ -18,9 +20,16 @@ import (
 // unrelated code (a netns switch, a library) does LockOSThread and returns.
 // Locking around Start is not enough: the thread would be released back to
 // the scheduler afterwards. Forking from a goroutine that stays locked for
-// the life of the Runner removes the hazard, at the cost of one parked
-// thread.
-type spawner struct {
+// the life of the Spawner removes the hazard, at the cost of one parked
+// thread. The zero Spawner is ready to use; it must not be copied.
+type Spawner struct {
+	// Prepare, when set, runs once on the spawner's thread before its
+	// first fork. What it changes there that is per thread (capabilities)
+	// every child forked from it inherits, and nothing else of the server
+	// does: Go never clones new threads from a locked one (runtime.newm
+	// hands that to its template thread), and no other goroutine runs on it.
+	Prepare func()
+
 	once sync.Once
 	reqs chan spawnReq
 }
@@ -30,8 +39,8 @@ type spawnReq struct {
 	done chan error
 }
 
-// start runs cmd.Start on the spawner's thread.
-func (s *spawner) start(cmd *exec.Cmd) error {
+// Start runs cmd.Start on the spawner's thread.
+func (s *Spawner) Start(cmd *exec.Cmd) error {
 	s.once.Do(func() {
 		s.reqs = make(chan spawnReq)
 		go s.loop()
@@ -41,9 +50,12 @@ func (s *spawner) start(cmd *exec.Cmd) error {
 	return <-done
 }
 
-func (s *spawner) loop() {
+func (s *Spawner) loop() {
 	// Never unlocked, and the goroutine never returns: see the type comment.
 	runtime.LockOSThread()
+	if s.Prepare != nil {
+		s.Prepare()
+	}
 	for req := range s.reqs {
 		req.done <- req.cmd.Start()
 	}

@@ -51,7 +51,7 @@ func (l Loc) existingDir(existOK bool) (bool, error) {
 		return false, nil
 	}
 	if !st.IsDir() {
-		return true, tool.Errorf(tool.AlreadyExists, "%q exists and is %s", tool.Clip(l.Given), kindName(st.Mode()))
+		return true, tool.Errorf(tool.AlreadyExists, "%q exists and is %s", tool.Clip(l.Given), TypeOf(st.Mode()).Phrase())
 	}
 	if !existOK {
 		return true, tool.Errorf(tool.AlreadyExists, "directory %q already exists", tool.Clip(l.Given)).
@@ -213,7 +213,7 @@ func (m *moveCheck) check(s *Set, src, dst Loc, overwrite bool) error {
 	}
 	sIsDir, dIsDir := m.sst.Mode&unix.S_IFMT == unix.S_IFDIR, dstat.Mode&unix.S_IFMT == unix.S_IFDIR
 	if sIsDir != dIsDir {
-		return tool.Errorf(tool.IsDirectory, "cannot replace %q (%s) with %q (%s)", tool.Clip(dst.Given), kindName(fileMode(dstat.Mode)), tool.Clip(src.Given), kindName(fileMode(m.sst.Mode)))
+		return tool.Errorf(tool.IsDirectory, "cannot replace %q (%s) with %q (%s)", tool.Clip(dst.Given), TypeOfStat(dstat.Mode).Phrase(), tool.Clip(src.Given), TypeOfStat(m.sst.Mode).Phrase())
 	}
 	m.dst = &dstat
 	return nil

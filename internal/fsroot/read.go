@@ -9,31 +9,12 @@ import (
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-// kindName names a non-regular file type for messages.
-func kindName(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "not a regular file"
-}
-
 func notRegular(given string, m fs.FileMode) *tool.Error {
 	if m.IsDir() {
 		return tool.Errorf(tool.IsDirectory, "%q is a directory", tool.Clip(given)).
 			WithSuggestion("Pass a file path; list a directory with fs_list.")
 	}
-	return tool.Errorf(tool.NotAFile, "%q is %s; only regular files can be read or written", tool.Clip(given), kindName(m))
+	return tool.Errorf(tool.NotAFile, "%q is %s; only regular files can be read or written", tool.Clip(given), TypeOf(m).Phrase())
 }
 
 // OpenRegular opens a regular file for reading. The type is checked with a

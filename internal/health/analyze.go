@@ -3,8 +3,8 @@ package health
 import (
 	"fmt"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // AnalyzeUSE applies the USE method with spec 000 appendix B's thresholds to
@@ -71,13 +71,13 @@ func (j *judge) cpu() UseMetrics {
 func (j *judge) memory() UseMetrics {
 	m := j.s.Memory
 	util := j.add(check("memory", "utilization", ThreshMemAvailable, ThreshMemAvailable.Metric, m.AvailablePercent,
-		fmt.Sprintf("memory available %.1f%% (%s of %s)", m.AvailablePercent, num.IEC(m.AvailableBytes), num.IEC(m.TotalBytes))))
+		fmt.Sprintf("memory available %.1f%% (%s of %s)", m.AvailablePercent, figures.IEC(m.AvailableBytes), figures.IEC(m.TotalBytes))))
 	swapPct := 0.0
 	if m.SwapTotalBytes > 0 {
-		swapPct = num.Round2(float64(m.SwapUsedBytes) / float64(m.SwapTotalBytes) * 100)
+		swapPct = figures.Round2(float64(m.SwapUsedBytes) / float64(m.SwapTotalBytes) * 100)
 	}
 	sat := []finding{check("memory", "saturation", ThreshSwapUsed, ThreshSwapUsed.Metric, swapPct,
-		fmt.Sprintf("swap used %.1f%% (%s of %s), %.0f pages/s swapped out", swapPct, num.IEC(m.SwapUsedBytes), num.IEC(m.SwapTotalBytes), m.SwapOut))}
+		fmt.Sprintf("swap used %.1f%% (%s of %s), %.0f pages/s swapped out", swapPct, figures.IEC(m.SwapUsedBytes), figures.IEC(m.SwapTotalBytes), m.SwapOut))}
 	limits := j.memoryLimits()
 	sat = append(sat, limits...)
 	for _, f := range j.psiChecks("memory", true) {
@@ -158,9 +158,9 @@ func (j *judge) network() UseMetrics {
 func (j *judge) filesystem() UseMetrics {
 	var util, errs []finding
 	for _, f := range j.s.Filesystems {
-		detail := fmt.Sprintf("%s %.0f%% full (%s free of %s, %s)", f.Mount, f.UsedPercent, num.IEC(f.AvailBytes), num.IEC(f.TotalBytes), f.Device)
+		detail := fmt.Sprintf("%s %.0f%% full (%s free of %s, %s)", f.Mount, f.UsedPercent, figures.IEC(f.AvailBytes), figures.IEC(f.TotalBytes), f.Device)
 		if d := f.DeletedOpen; d != nil && d.Files > 0 {
-			detail += fmt.Sprintf("; %s held by %d deleted files still open, the largest %s", num.IEC(d.Bytes), d.Files, d.Holders[0])
+			detail += fmt.Sprintf("; %s held by %d deleted files still open, the largest %s", figures.IEC(d.Bytes), d.Files, d.Holders[0])
 		}
 		util = append(util, check("filesystem", "utilization", ThreshFSUsed, ThreshFSUsed.Metric, f.UsedPercent, detail).on(f.Mount))
 		util = append(util, check("filesystem", "utilization", ThreshFSInodes, ThreshFSInodes.Metric, f.InodesUsedPercent,

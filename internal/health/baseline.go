@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // Baseline is a snapshot kept under a name, to tell "always like this"
@@ -170,7 +170,7 @@ func deltas(then, now UseResources, thenBy, nowBy map[suspicionKey]finding) []De
 				d.Now = &f.Value
 			}
 			if d.Then != nil && d.Now != nil {
-				v := num.Round2(*d.Now - *d.Then)
+				v := figures.Round2(*d.Now - *d.Then)
 				d.Delta = &v
 			}
 			out = append(out, d)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // The checks of cgroups' own limits: a stall or a kill the host-wide
@@ -40,7 +40,7 @@ func (j *judge) memoryLimits() []finding {
 	for _, m := range j.s.Cgroups.MemoryLimited {
 		f := check("memory", "saturation", ThreshMemLimit, ThreshMemLimit.Metric, m.WorkingSetPercent,
 			fmt.Sprintf("cgroup %s at %.0f%% of its %s memory limit (working set %s; %s with page cache)%s",
-				m.Cgroup, m.WorkingSetPercent, num.IEC(m.LimitBytes), num.IEC(m.WorkingSetBytes), num.IEC(m.UsageBytes), processes(m.Processes, true))).on(m.Cgroup)
+				m.Cgroup, m.WorkingSetPercent, figures.IEC(m.LimitBytes), figures.IEC(m.WorkingSetBytes), figures.IEC(m.UsageBytes), processes(m.Processes, true))).on(m.Cgroup)
 		f.Cause = &Cause{Kind: CauseMemoryLimit, Cgroup: m.Cgroup, Memory: &m}
 		out = append(out, f)
 	}
@@ -72,7 +72,7 @@ func (j *judge) oomKills() finding {
 		}
 		c := limited[0]
 		f.Detail += fmt.Sprintf(": %d in cgroup %s at its %s memory limit (the kernel log, which names the victims, was not read)",
-			c.OOMKills, c.Cgroup, num.IEC(c.LimitBytes))
+			c.OOMKills, c.Cgroup, figures.IEC(c.LimitBytes))
 		f.Cause = &Cause{Kind: CauseOOMKill, Cgroup: c.Cgroup, Memory: &c}
 		return f
 	}
@@ -94,7 +94,7 @@ func (j *judge) oomKills() finding {
 		for _, c := range limited {
 			if c.Cgroup == limit {
 				f.Cause.Memory = &c
-				f.Detail += fmt.Sprintf(" (limit %s)", num.IEC(c.LimitBytes))
+				f.Detail += fmt.Sprintf(" (limit %s)", figures.IEC(c.LimitBytes))
 			}
 		}
 	}
@@ -133,7 +133,7 @@ func processes(ps []hostinfo.CgroupProcess, byRSS bool) string {
 	var parts []string
 	for _, p := range ps[:min(len(ps), 3)] {
 		if byRSS {
-			parts = append(parts, fmt.Sprintf("pid %d (%s) %s", p.PID, p.Comm, num.IEC(p.RSSBytes)))
+			parts = append(parts, fmt.Sprintf("pid %d (%s) %s", p.PID, p.Comm, figures.IEC(p.RSSBytes)))
 		} else {
 			parts = append(parts, fmt.Sprintf("pid %d (%s) %.1f s CPU", p.PID, p.Comm, p.CPUSeconds))
 		}

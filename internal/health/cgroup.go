@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // CgroupCheck is perf_cgroup_summary's answer: the reading and its verdict.
@@ -31,7 +31,7 @@ func AnalyzeCgroup(s *hostinfo.CgroupSummary) UseSummary {
 	if m := s.Memory; m != nil {
 		if m.LimitBytes != nil {
 			fs = append(fs, check("cgroup", "utilization", ThreshMemLimit, ThreshMemLimit.Metric, m.LimitPercent,
-				fmt.Sprintf("memory %s of its %s limit (%.0f%%)", num.IEC(m.CurrentBytes), num.IEC(*m.LimitBytes), m.LimitPercent)))
+				fmt.Sprintf("memory %s of its %s limit (%.0f%%)", figures.IEC(m.CurrentBytes), figures.IEC(*m.LimitBytes), m.LimitPercent)))
 		}
 		res, where := scope(m.From, "memory")
 		f := check(res, "errors", ThreshCgroupOOM, ThreshCgroupOOM.Metric, float64(m.OOMKills),
@@ -98,7 +98,7 @@ func limitFigures(l hostinfo.IOLimit) (verb, rate, limit string) {
 		verb = "writes"
 	}
 	if strings.HasSuffix(l.Kind, "_bps") {
-		return verb, num.IEC(uint64(l.Rate)) + "/s", num.IEC(l.Limit) + "/s"
+		return verb, figures.IEC(uint64(l.Rate)) + "/s", figures.IEC(l.Limit) + "/s"
 	}
 	return verb, fmt.Sprintf("%.1f I/Os/s", l.Rate), fmt.Sprintf("%d", l.Limit)
 }

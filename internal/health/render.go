@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // The text report's limits: suspicions and disks listed before "... more".
@@ -152,7 +152,7 @@ func (r *Report) resources(p *printer) {
 		c.Utilization.Busy, c.Count, model, c.LoadAvg[0], c.LoadAvg[1], c.LoadAvg[2], c.RunQueue, psi)
 	m := snap.Memory
 	p.line("Memory    %s used of %s, %s available; swap %s of %s",
-		num.IEC(m.UsedBytes), num.IEC(m.TotalBytes), num.IEC(m.AvailableBytes), num.IEC(m.SwapUsedBytes), num.IEC(m.SwapTotalBytes))
+		figures.IEC(m.UsedBytes), figures.IEC(m.TotalBytes), figures.IEC(m.AvailableBytes), figures.IEC(m.SwapUsedBytes), figures.IEC(m.SwapTotalBytes))
 	disks := slices.Clone(snap.Filesystems)
 	slices.SortStableFunc(disks, func(a, b hostinfo.FilesystemUse) int { return cmp.Compare(b.UsedPercent, a.UsedPercent) })
 	for i, d := range disks {
@@ -164,7 +164,7 @@ func (r *Report) resources(p *printer) {
 			p.line("%-9s (%d more)", label, len(disks)-i)
 			break
 		}
-		p.line("%-9s %-20s %3.0f%% of %s (%s, %s)", label, d.Mount, d.UsedPercent, num.IEC(d.TotalBytes), d.FSType, d.Device)
+		p.line("%-9s %-20s %3.0f%% of %s (%s, %s)", label, d.Mount, d.UsedPercent, figures.IEC(d.TotalBytes), d.FSType, d.Device)
 	}
 }
 
@@ -180,7 +180,7 @@ func (r *Report) limited(p *printer) {
 	}
 	for _, m := range c.MemoryLimited {
 		if m.OOMKills > 0 || m.WorkingSetPercent > ThreshMemLimit.Warn {
-			lines = append(lines, fmt.Sprintf("%s at %.0f%% of its %s memory limit, %d OOM kills", m.Cgroup, m.WorkingSetPercent, num.IEC(m.LimitBytes), m.OOMKills))
+			lines = append(lines, fmt.Sprintf("%s at %.0f%% of its %s memory limit, %d OOM kills", m.Cgroup, m.WorkingSetPercent, figures.IEC(m.LimitBytes), m.OOMKills))
 		}
 	}
 	for _, l := range c.IOLimited {

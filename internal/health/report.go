@@ -3,7 +3,6 @@ package health
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
@@ -161,28 +160,17 @@ func (r *Report) step(description, result string, ok bool) {
 	r.Steps = append(r.Steps, Step{description, result, ok})
 }
 
-// call runs a tool and decodes its data. A failure comes back as a message
-// naming the tool; the tool's warnings go to the report.
+// call runs a tool and decodes its data (tool.CallFor). A failure comes
+// back as a message naming the tool; the tool's warnings go to the report.
 func call[T any](ctx context.Context, c tool.Caller, name string, args map[string]any, r *Report) (*T, string) {
-	if args == nil {
-		args = map[string]any{}
-	}
-	raw, _ := json.Marshal(args)
-	res, err := c.Call(ctx, name, raw)
-	if err != nil {
-		return nil, fmt.Sprintf("%s did not run: %v", name, err)
-	}
-	if res.Err != nil {
-		return nil, fmt.Sprintf("%s: %s: %s", name, res.Err.Code, res.Err.Message)
-	}
-	for _, w := range res.Envelope.Warnings {
+	v, warnings, err := tool.CallFor[T](ctx, c, name, args)
+	for _, w := range warnings {
 		r.Warnings = append(r.Warnings, name+": "+w)
 	}
-	var v T
-	if err := json.Unmarshal(res.Envelope.Data, &v); err != nil {
-		return nil, fmt.Sprintf("%s: unreadable answer: %v", name, err)
+	if err != nil {
+		return nil, err.Error()
 	}
-	return &v, ""
+	return v, ""
 }
 
 // services asks sys_services for the failed units; on a host without

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // The status words of every verdict, of a whole check and of each of its
@@ -154,7 +154,7 @@ func check(resource, dim string, t Threshold, metric string, v float64, detail s
 	if t.Below {
 		cmpOp = "<"
 	}
-	return finding{Suspicion: Suspicion{Resource: resource, Dimension: dim, Metric: metric, Value: num.Round2(v),
+	return finding{Suspicion: Suspicion{Resource: resource, Dimension: dim, Metric: metric, Value: figures.Round2(v),
 		Threshold: crossed, Comparison: cmpOp, Severity: sev, Detail: detail}, ok: sev == StatusHealthy}
 }
 

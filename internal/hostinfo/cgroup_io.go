@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 )
 
 // CgroupIO is a cgroup's block I/O per device: totals since the cgroup was
@@ -192,7 +192,7 @@ func ioDevicesOver(a, b CgroupIOSample, dt float64, name func(dev string) string
 		devs = append(devs, CgroupIODevice{Device: name(dev), MajorMinor: dev})
 		return &devs[len(devs)-1]
 	}
-	rate := func(x, y uint64) float64 { return num.Round2(float64(delta(x, y)) / dt) }
+	rate := func(x, y uint64) float64 { return figures.Round2(float64(delta(x, y)) / dt) }
 	for _, x := range b.counters {
 		p, d := prev[x.Dev], device(x.Dev)
 		d.ReadBytes, d.WriteBytes, d.Reads, d.Writes = x.RBytes, x.WBytes, x.RIOs, x.WIOs
@@ -204,7 +204,7 @@ func ioDevicesOver(a, b CgroupIOSample, dt float64, name func(dev string) string
 		r := [...]float64{d.ReadBytesPerSec, d.WriteBytesPerSec, d.ReadsPerSec, d.WritesPerSec}[l.Kind]
 		used := 100.0 // a zero limit holds every I/O
 		if l.Value > 0 {
-			used = num.Round2(r / float64(l.Value) * 100)
+			used = figures.Round2(r / float64(l.Value) * 100)
 		}
 		d.Limits = append(d.Limits, IOLimit{Kind: ioKinds[l.Kind].name, Limit: l.Value, Rate: r, UsedPercent: used, File: l.file})
 	}

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 )
 
 // maxLimited is how many cgroups each list of PerfCgroups keeps.
@@ -108,11 +108,11 @@ func limitedSection(a, b cgroupLimits, dt float64) *PerfCgroups {
 			continue
 		}
 		t := ThrottledCgroup{Cgroup: q.cgroup, Source: q.stat, QuotaUS: q.quotaUS, PeriodUS: q.periodUS,
-			QuotaCPUs: num.Round3(float64(q.quotaUS) / float64(q.periodUS)), Periods: delta(p.periods, q.periods),
-			ThrottledPeriods: delta(p.throttled, q.throttled), ThrottledMS: num.Round3(float64(delta(p.throttledNS, q.throttledNS)) / 1e6),
-			ThrottledTotalMS: num.Round3(float64(q.throttledNS) / 1e6), Processes: []CgroupProcess{}}
+			QuotaCPUs: figures.Round3(float64(q.quotaUS) / float64(q.periodUS)), Periods: delta(p.periods, q.periods),
+			ThrottledPeriods: delta(p.throttled, q.throttled), ThrottledMS: figures.Round3(float64(delta(p.throttledNS, q.throttledNS)) / 1e6),
+			ThrottledTotalMS: figures.Round3(float64(q.throttledNS) / 1e6), Processes: []CgroupProcess{}}
 		if t.Periods > 0 {
-			t.ThrottledPercent = num.Round2(float64(t.ThrottledPeriods) / float64(t.Periods) * 100)
+			t.ThrottledPercent = figures.Round2(float64(t.ThrottledPeriods) / float64(t.Periods) * 100)
 		}
 		c.CPUThrottled = append(c.CPUThrottled, t)
 	}
@@ -128,7 +128,7 @@ func limitedSection(a, b cgroupLimits, dt float64) *PerfCgroups {
 		}
 		ws := m.usage - min(m.inactiveFile, m.usage)
 		c.MemoryLimited = append(c.MemoryLimited, MemoryLimitedCgroup{Cgroup: m.cgroup, Source: m.dir, LimitBytes: m.limit,
-			UsageBytes: m.usage, WorkingSetBytes: ws, WorkingSetPercent: num.Round2(float64(ws) / float64(max(m.limit, 1)) * 100),
+			UsageBytes: m.usage, WorkingSetBytes: ws, WorkingSetPercent: figures.Round2(float64(ws) / float64(max(m.limit, 1)) * 100),
 			OOMKills: delta(p.oomKills, m.oomKills), OOMKillsTotal: m.oomKills, LimitHits: delta(p.limitHits, m.limitHits),
 			Processes: []CgroupProcess{}})
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/procs"
 )
 
@@ -81,7 +81,7 @@ func (h *Host) cgroupProcesses(dir string, byRSS bool) []CgroupProcess {
 		if err != nil {
 			continue
 		}
-		p := CgroupProcess{PID: pid, Comm: st.Comm, CPUSeconds: num.Round2(float64(st.UTime+st.STime) / procs.ClockTicks)}
+		p := CgroupProcess{PID: pid, Comm: st.Comm, CPUSeconds: figures.Round2(float64(st.UTime+st.STime) / procs.ClockTicks)}
 		if b, err := os.ReadFile(h.procPath(strconv.Itoa(pid), "statm")); err == nil {
 			if f := strings.Fields(string(b)); len(f) > 1 {
 				if pages, err := strconv.ParseUint(f[1], 10, 64); err == nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 )
 
 // CgroupSummary is perf_cgroup_summary's data (spec 000 section 9.8).
@@ -142,12 +142,12 @@ func (h *Host) cgroupCPU(d CgroupDirs, a, b cgCPU, dt float64, w *warnings) *Cgr
 		w.add("no CPU accounting for this cgroup")
 		return nil
 	}
-	c := &CgroupCPU{Source: "v1", UsageSeconds: num.Round2(float64(b.usageNS) / 1e9),
-		UsagePercent: num.Round2(float64(delta(a.usageNS, b.usageNS)) / 1e9 / dt * 100),
-		NrPeriods:    b.periods, NrThrottled: b.throttled, ThrottledSeconds: num.Round2(float64(b.throttledNS) / 1e9),
-		ThrottledMSPerS: num.Round2(float64(delta(a.throttledNS, b.throttledNS)) / 1e6 / dt)}
+	c := &CgroupCPU{Source: "v1", UsageSeconds: figures.Round2(float64(b.usageNS) / 1e9),
+		UsagePercent: figures.Round2(float64(delta(a.usageNS, b.usageNS)) / 1e9 / dt * 100),
+		NrPeriods:    b.periods, NrThrottled: b.throttled, ThrottledSeconds: figures.Round2(float64(b.throttledNS) / 1e9),
+		ThrottledMSPerS: figures.Round2(float64(delta(a.throttledNS, b.throttledNS)) / 1e6 / dt)}
 	if p := delta(a.periods, b.periods); p > 0 {
-		c.ThrottledPercent = num.Round2(float64(delta(a.throttled, b.throttled)) / float64(p) * 100)
+		c.ThrottledPercent = figures.Round2(float64(delta(a.throttled, b.throttled)) / float64(p) * 100)
 	}
 	if d.V2 != "" && exists(filepath.Join(d.V2, "cpu.max")) {
 		c.Source = "v2"
@@ -169,7 +169,7 @@ func (h *Host) cgroupCPU(d CgroupDirs, a, b cgCPU, dt float64, w *warnings) *Cgr
 		c.PeriodUS = per
 		if quota, err := parseCgroupMax(q); err == nil && quota != nil {
 			c.QuotaUS = *quota
-			v := num.Round3(float64(*quota) / float64(per))
+			v := figures.Round3(float64(*quota) / float64(per))
 			c.QuotaCPUs = &v
 		}
 	}
@@ -223,7 +223,7 @@ func cgroupMemory(d CgroupDirs, w *warnings) *CgroupMemory {
 		}
 	}
 	if m.LimitBytes != nil && *m.LimitBytes > 0 {
-		m.LimitPercent = num.Round2(float64(m.CurrentBytes) / float64(*m.LimitBytes) * 100)
+		m.LimitPercent = figures.Round2(float64(m.CurrentBytes) / float64(*m.LimitBytes) * 100)
 	}
 	return m
 }

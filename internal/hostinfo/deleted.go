@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 )
 
 // DeletedOpen is space a file system cannot free yet: files deleted while
@@ -57,7 +57,7 @@ func (h *Host) FindDeletedOpen(devs []string, budget time.Duration) map[string]*
 		if want[dev] && !seen[key] {
 			seen[key] = true
 			bytes := uint64(st.Blocks) * 512
-			files = append(files, file{dev, bytes, fmt.Sprintf("pid %d (%s) %s, %s", pid, h.comm(pid), target, num.IEC(bytes))})
+			files = append(files, file{dev, bytes, fmt.Sprintf("pid %d (%s) %s, %s", pid, h.comm(pid), target, figures.IEC(bytes))})
 		}
 		return true
 	})

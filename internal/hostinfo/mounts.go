@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 )
 
 // Disk is the usage of one mounted filesystem, as df reports it.
@@ -153,11 +153,11 @@ func diskFrom(m mountInfo, st Statfs) Disk {
 		AvailBytes: avail * st.BlockSize,
 	}
 	if used+avail > 0 {
-		d.UsedPercent = num.Round1(float64(used) / float64(used+avail) * 100)
+		d.UsedPercent = figures.Round1(float64(used) / float64(used+avail) * 100)
 	}
 	if st.Files > 0 {
 		ffree := min(st.FilesFree, st.Files)
-		d.InodesUsedPercent = num.Round1(float64(st.Files-ffree) / float64(st.Files) * 100)
+		d.InodesUsedPercent = figures.Round1(float64(st.Files-ffree) / float64(st.Files) * 100)
 	}
 	return d
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 )
 
 // NetHealth is perf_net_health's data: interface errors and drops, TCP
@@ -98,8 +98,8 @@ func BuildNetHealth(a, b Counters, g Gauges, iface string, withTCP bool) (NetHea
 	if iface != "" && !slices.ContainsFunc(b.net, func(n netDevStat) bool { return n.Name == iface }) {
 		return NetHealth{}, fmt.Errorf("interface %q: %w", iface, ErrNoInterface)
 	}
-	r := func(x, y uint64) float64 { return num.Round2(float64(delta(x, y)) / dt) }
-	sr := func(k string) float64 { return num.Round2(float64(sdelta(a.snmp[k], b.snmp[k])) / dt) }
+	r := func(x, y uint64) float64 { return figures.Round2(float64(delta(x, y)) / dt) }
+	sr := func(k string) float64 { return figures.Round2(float64(sdelta(a.snmp[k], b.snmp[k])) / dt) }
 	nh := NetHealth{IntervalMS: b.Time.Sub(a.Time).Milliseconds(), Interfaces: []NetIfHealth{}, Sockets: g.Sockstat, Counters: []NetCounter{}}
 	prev := map[string]netDevStat{}
 	for _, n := range a.net {
@@ -123,7 +123,7 @@ func BuildNetHealth(a, b Counters, g Gauges, iface string, withTCP bool) (NetHea
 			ListenOverflows: b.snmp["TcpExtListenOverflows"], ListenDrops: b.snmp["TcpExtListenDrops"],
 			EstabResetsPerS: sr("TcpEstabResets"), AttemptFailsPerS: sr("TcpAttemptFails"), TimeoutsPerS: sr("TcpExtTCPTimeouts")}
 		if out := sdelta(a.snmp["TcpOutSegs"], b.snmp["TcpOutSegs"]); out > 0 {
-			t.RetransmitPercent = num.Round2(float64(sdelta(a.snmp["TcpRetransSegs"], b.snmp["TcpRetransSegs"])) / float64(out) * 100)
+			t.RetransmitPercent = figures.Round2(float64(sdelta(a.snmp["TcpRetransSegs"], b.snmp["TcpRetransSegs"])) / float64(out) * 100)
 		}
 		nh.TCP = t
 		nh.ListenQueues = busyListeners(g.Listeners)
@@ -156,5 +156,5 @@ func QueueFill(l Listener) float64 {
 	if l.Backlog == 0 {
 		return 100
 	}
-	return num.Round1(float64(l.AcceptQueue) / float64(l.Backlog) * 100)
+	return figures.Round1(float64(l.AcceptQueue) / float64(l.Backlog) * 100)
 }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 )
 
 // procCgroup is one line of /proc/<pid>/cgroup, "hierarchy:controllers:path"
@@ -119,6 +119,6 @@ func parseCPUMax(b []byte) (cpus *float64, quotaUS, periodUS uint64, err error) 
 	if quotaUS, err = strconv.ParseUint(f[0], 10, 64); err != nil {
 		return nil, 0, 0, fmt.Errorf("cpu.max quota %q: want a number or max", f[0])
 	}
-	c := num.Round3(float64(quotaUS) / float64(periodUS))
+	c := figures.Round3(float64(quotaUS) / float64(periodUS))
 	return &c, quotaUS, periodUS, nil
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 )
 
 // PerfSnapshot is perf_snapshot's PerfSnapshotData (spec 000 section 3.2).
@@ -160,7 +160,7 @@ func BuildPerfSnapshot(in SnapshotInput) PerfSnapshot {
 	if dt <= 0 {
 		dt = 1e-9
 	}
-	rate := func(x, y uint64) float64 { return num.Round2(float64(delta(x, y)) / dt) }
+	rate := func(x, y uint64) float64 { return figures.Round2(float64(delta(x, y)) / dt) }
 	s := PerfSnapshot{IntervalMS: b.Time.Sub(a.Time).Milliseconds()}
 
 	s.CPU.Count = len(b.stat.PerCPU)
@@ -176,8 +176,8 @@ func BuildPerfSnapshot(in SnapshotInput) PerfSnapshot {
 		s.CPU.RunQueue += float64(r.Running)
 		s.CPU.BlockedIO += float64(r.Blocked)
 	}
-	s.CPU.RunQueue = num.Round2(s.CPU.RunQueue / float64(len(rq)))
-	s.CPU.BlockedIO = num.Round2(s.CPU.BlockedIO / float64(len(rq)))
+	s.CPU.RunQueue = figures.Round2(s.CPU.RunQueue / float64(len(rq)))
+	s.CPU.BlockedIO = figures.Round2(s.CPU.BlockedIO / float64(len(rq)))
 	if in.PerCPU {
 		for _, c := range b.stat.PerCPU {
 			if i := slices.IndexFunc(a.stat.PerCPU, func(p perCPUTimes) bool { return p.ID == c.ID }); i >= 0 {
@@ -209,7 +209,7 @@ func memorySection(m memGauge, va, vb map[string]uint64, rate func(x, y uint64) 
 		OOMKillsBoot:  vb["oom_kill"],
 	}
 	if m.Total > 0 {
-		pm.AvailablePercent = num.Round2(float64(avail) / float64(m.Total) * 100)
+		pm.AvailablePercent = figures.Round2(float64(avail) / float64(m.Total) * 100)
 	}
 	// pgscan_kswapd, pgscan_direct, and on 5.x+ pgscan_khugepaged; older
 	// kernels split them per zone (pgscan_direct_normal...).
@@ -222,7 +222,7 @@ func memorySection(m memGauge, va, vb map[string]uint64, rate func(x, y uint64) 
 			}
 		}
 	}
-	pm.PagesScanned, pm.DirectScanned = num.Round2(pm.PagesScanned), num.Round2(pm.DirectScanned)
+	pm.PagesScanned, pm.DirectScanned = figures.Round2(pm.PagesScanned), figures.Round2(pm.DirectScanned)
 	return pm
 }
 
@@ -244,12 +244,12 @@ func ioDevices(a, b Counters, dt float64) []IODevice {
 		rt, wt := delta(p.ReadTicks, d.ReadTicks), delta(p.WriteTicks, d.WriteTicks)
 		dev := IODevice{
 			Name:             d.Name,
-			ReadsPerSec:      num.Round2(float64(rd) / dt),
-			WritesPerSec:     num.Round2(float64(wr) / dt),
-			ReadBytesPerSec:  num.Round2(float64(delta(p.ReadSectors, d.ReadSectors)) * 512 / dt),
-			WriteBytesPerSec: num.Round2(float64(delta(p.WriteSectors, d.WriteSectors)) * 512 / dt),
-			AvgQueueSize:     num.Round2(float64(delta(p.TimeInQueue, d.TimeInQueue)) / ms),
-			Utilization:      num.Round2(min(100, float64(delta(p.IOTicks, d.IOTicks))/ms*100)),
+			ReadsPerSec:      figures.Round2(float64(rd) / dt),
+			WritesPerSec:     figures.Round2(float64(wr) / dt),
+			ReadBytesPerSec:  figures.Round2(float64(delta(p.ReadSectors, d.ReadSectors)) * 512 / dt),
+			WriteBytesPerSec: figures.Round2(float64(delta(p.WriteSectors, d.WriteSectors)) * 512 / dt),
+			AvgQueueSize:     figures.Round2(float64(delta(p.TimeInQueue, d.TimeInQueue)) / ms),
+			Utilization:      figures.Round2(min(100, float64(delta(p.IOTicks, d.IOTicks))/ms*100)),
 			ReadAwaitMS:      ratio(rt, rd),
 			WriteAwaitMS:     ratio(wt, wr),
 			AvgWaitMS:        ratio(rt+wt+delta(p.DiscardTick, d.DiscardTick), rd+wr+delta(p.Discards, d.Discards)),
@@ -265,7 +265,7 @@ func networkSection(a, b Counters, dt float64) PerfNetwork {
 	for _, n := range a.net {
 		prev[n.Name] = n
 	}
-	r := func(x, y uint64) float64 { return num.Round2(float64(delta(x, y)) / dt) }
+	r := func(x, y uint64) float64 { return figures.Round2(float64(delta(x, y)) / dt) }
 	pn := PerfNetwork{Interfaces: []NetInterface{}}
 	for _, n := range b.net {
 		p, ok := prev[n.Name]
@@ -280,18 +280,18 @@ func networkSection(a, b Counters, dt float64) PerfNetwork {
 			SpeedMbps: b.speed[n.Name],
 		}
 		if ni.SpeedMbps > 0 {
-			ni.UtilizationPercent = num.Round2(max(ni.RxBytes, ni.TxBytes) * 8 / (ni.SpeedMbps * 1e6) * 100)
+			ni.UtilizationPercent = figures.Round2(max(ni.RxBytes, ni.TxBytes) * 8 / (ni.SpeedMbps * 1e6) * 100)
 		}
 		pn.Interfaces = append(pn.Interfaces, ni)
 	}
-	sr := func(k string) float64 { return num.Round2(float64(sdelta(a.snmp[k], b.snmp[k])) / dt) }
+	sr := func(k string) float64 { return figures.Round2(float64(sdelta(a.snmp[k], b.snmp[k])) / dt) }
 	pn.TCP = TCPRates{
 		ActiveConnections: sr("TcpActiveOpens"), PassiveConnections: sr("TcpPassiveOpens"),
 		Retransmits: sr("TcpRetransSegs"), InSegs: sr("TcpInSegs"), OutSegs: sr("TcpOutSegs"),
 		InErrs: sr("TcpInErrs"), CurrEstab: b.snmp["TcpCurrEstab"], ListenDrops: sr("TcpExtListenDrops"),
 	}
 	if out := sdelta(a.snmp["TcpOutSegs"], b.snmp["TcpOutSegs"]); out > 0 {
-		pn.TCP.RetransmitPercent = num.Round2(float64(sdelta(a.snmp["TcpRetransSegs"], b.snmp["TcpRetransSegs"])) / float64(out) * 100)
+		pn.TCP.RetransmitPercent = figures.Round2(float64(sdelta(a.snmp["TcpRetransSegs"], b.snmp["TcpRetransSegs"])) / float64(out) * 100)
 	}
 	return pn
 }
@@ -302,13 +302,13 @@ func cpuSplit(a, b cpuTimes) CPUUtil {
 	if total == 0 {
 		return CPUUtil{Idle: 100}
 	}
-	pct := func(x, y uint64) float64 { return num.Round2(float64(delta(x, y)) / total * 100) }
+	pct := func(x, y uint64) float64 { return figures.Round2(float64(delta(x, y)) / total * 100) }
 	u := CPUUtil{
 		User: pct(a.User, b.User), Nice: pct(a.Nice, b.Nice), System: pct(a.System, b.System),
 		Iowait: pct(a.Iowait, b.Iowait), IRQ: pct(a.IRQ, b.IRQ), SoftIRQ: pct(a.SoftIRQ, b.SoftIRQ),
 		Steal: pct(a.Steal, b.Steal), Idle: pct(a.Idle, b.Idle),
 	}
-	u.Busy = num.Round2(max(0, min(100, 100-u.Idle-u.Iowait)))
+	u.Busy = figures.Round2(max(0, min(100, 100-u.Idle-u.Iowait)))
 	return u
 }
 
@@ -327,7 +327,7 @@ func ratio(part, whole uint64) float64 {
 	if whole == 0 {
 		return 0
 	}
-	return num.Round2(float64(part) / float64(whole))
+	return figures.Round2(float64(part) / float64(whole))
 }
 
 // At returns the reading with its time replaced, so fixture pairs captured

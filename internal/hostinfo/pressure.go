@@ -4,7 +4,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 )
 
 // psiResources are the resources the kernel reports pressure for.
@@ -106,7 +106,7 @@ func psiWindow(a, b PSIStats, dt time.Duration) PSIWindow {
 		if dt <= 0 {
 			return 0
 		}
-		return num.Round2(min(100, float64(stall)/float64(dt.Microseconds())*100))
+		return figures.Round2(min(100, float64(stall)/float64(dt.Microseconds())*100))
 	}
 	w := PSIWindow{SomeStallUS: delta(a.Some.TotalUS, b.Some.TotalUS), SomeTotalUS: b.Some.TotalUS,
 		SomeAvg10: b.Some.Avg10, SomeAvg60: b.Some.Avg60}

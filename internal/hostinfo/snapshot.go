@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 )
 
 // Snapshot is what sys_snapshot reports (spec 002 section 5.2): how busy the
@@ -104,7 +104,7 @@ func (h *Host) Snapshot(ctx context.Context, opts *SnapshotOptions) (Snapshot, e
 	}
 
 	if o.CPUPercent != nil {
-		s.CPUPercent = num.Round1(*o.CPUPercent)
+		s.CPUPercent = figures.Round1(*o.CPUPercent)
 	} else {
 		if err := sleepCtx(ctx, o.Window-time.Since(start)); err != nil {
 			return Snapshot{}, err
@@ -113,7 +113,7 @@ func (h *Host) Snapshot(ctx context.Context, opts *SnapshotOptions) (Snapshot, e
 		if err != nil {
 			return Snapshot{}, err
 		}
-		s.CPUPercent = num.Round1(cpuPercent(before.CPU, after.CPU))
+		s.CPUPercent = figures.Round1(cpuPercent(before.CPU, after.CPU))
 	}
 	s.ShortSummary = summary(&s)
 	s.Warnings = w

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"time"
 )
 
 // HandleSink stores a large payload and returns its handle id. The server
@@ -112,17 +111,4 @@ func (c *Call) ClientRoots(ctx context.Context) (paths []string, declared bool, 
 		return nil, false, nil
 	}
 	return c.clientRoots(ctx)
-}
-
-// Sleep waits for d or until ctx ends, whichever is first; sampling tools use
-// it so a cancelled call stops at once.
-func Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

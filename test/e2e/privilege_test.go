@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
-	"github.com/hostmcp/hostmcp/internal/ebpf/ebpftest"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/bpfprog/bpfprogtest"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
@@ -101,7 +101,7 @@ func TestUnprivilegedServerRefusesBeforeStarting(t *testing.T) {
 		t.Errorf("perf_cpu_profile at paranoid %s does not warn that kernel frames are left out: %q", paranoid, env.Warnings)
 	}
 
-	var before, after []ebpf.ExecEvent
+	var before, after []bpfprog.ExecEvent
 	for _, ev := range execs.stop() {
 		if int(ev.PPID) != server.Process.Pid {
 			continue
@@ -125,21 +125,21 @@ type execWatch struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	mu     sync.Mutex
-	events []ebpf.ExecEvent
+	events []bpfprog.ExecEvent
 	lost   uint64 // records a full ring dropped
 }
 
 // watchExecs starts hostmcp's exec tracer in the test's own process (root).
 func watchExecs(t *testing.T, serverPID int) *execWatch {
 	t.Helper()
-	ebpftest.Require(t) // this test traces execs with eBPF
+	bpfprogtest.Require(t) // this test traces execs with eBPF
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &execWatch{cancel: cancel, done: make(chan struct{})}
 	attached := make(chan struct{})
 	var once sync.Once
 	go func() {
 		defer close(w.done)
-		lost, err := ebpf.ExecTrace(ctx, 5*time.Minute, 0, func(time.Duration) { once.Do(func() { close(attached) }) }, func(ev ebpf.ExecEvent) {
+		lost, err := bpfprog.ExecTrace(ctx, 5*time.Minute, 0, func(time.Duration) { once.Do(func() { close(attached) }) }, func(ev bpfprog.ExecEvent) {
 			w.mu.Lock()
 			defer w.mu.Unlock()
 			w.events = append(w.events, ev)
@@ -158,12 +158,12 @@ func watchExecs(t *testing.T, serverPID int) *execWatch {
 }
 
 // stop ends the trace and returns what it saw, every record read.
-func (w *execWatch) stop() []ebpf.ExecEvent {
+func (w *execWatch) stop() []bpfprog.ExecEvent {
 	w.cancel()
 	<-w.done
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return append([]ebpf.ExecEvent(nil), w.events...)
+	return append([]bpfprog.ExecEvent(nil), w.events...)
 }
 
 // monotonic is the clock exec records are stamped with.
@@ -173,7 +173,7 @@ func monotonic() time.Duration {
 	return time.Duration(ts.Nano())
 }
 
-func startedPerf(evs []ebpf.ExecEvent) bool {
+func startedPerf(evs []bpfprog.ExecEvent) bool {
 	for _, ev := range evs {
 		if ev.Comm == "perf" {
 			return true

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/jobs"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -115,7 +115,7 @@ func execPreview(program string, probes []string, timeout time.Duration) tool.Pr
 	}
 	lines := int64(strings.Count(strings.TrimRight(program, "\n"), "\n") + 1)
 	summary := fmt.Sprintf("Run a bpftrace program of %s as root for up to %s, attached to %s: %s",
-		num.Counted(lines, "line", "lines"), timeout, num.Counted(int64(len(probes)), "probe", "probes"), strings.Join(clipped, ", "))
+		figures.Counted(lines, "line", "lines"), timeout, figures.Counted(int64(len(probes)), "probe", "probes"), strings.Join(clipped, ", "))
 	if len(probes) > len(shown) {
 		summary += fmt.Sprintf(" and %d more", len(probes)-len(shown))
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/patch"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -103,7 +103,7 @@ func (s *Set) handleBlock(ctx context.Context, call *tool.Call, in blockIn) (blo
 	out.Before, out.After = snippet(content, b.FirstLine, b.Old), snippet(b.Content, b.FirstLine, b.New)
 	p := tool.Preview{
 		Summary: fmt.Sprintf("Replace %s of old_text (%s) in %q, from line %d, with %s",
-			num.Counted(int64(b.Count), "occurrence", "occurrences"), lineCount(in.OldText),
+			figures.Counted(int64(b.Count), "occurrence", "occurrences"), lineCount(in.OldText),
 			tool.Clip(loc.Abs()), b.FirstLine, lineCount(in.NewText)),
 		Facts: map[string]any{"replacements": b.Count, "bytes": int64(len(b.Content))},
 		State: tool.StateOf(sum, shaHex(b.Content)),
@@ -157,5 +157,5 @@ func lineCount(text string) string {
 	if !strings.HasSuffix(text, "\n") {
 		n++
 	}
-	return num.Counted(int64(n), "line", "lines")
+	return figures.Counted(int64(n), "line", "lines")
 }

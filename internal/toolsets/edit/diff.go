@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/patch"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -170,7 +170,7 @@ func diffPreview(plan []*change) tool.Preview {
 		parts = append(parts, part)
 	}
 	return tool.Preview{
-		Summary: fmt.Sprintf("Apply a diff to %s: %s", num.Counted(int64(len(plan)), "file", "files"), strings.Join(parts, "; ")),
+		Summary: fmt.Sprintf("Apply a diff to %s: %s", figures.Counted(int64(len(plan)), "file", "files"), strings.Join(parts, "; ")),
 		Facts:   map[string]any{"files": len(plan), "deletes": deletes, "bytes": bytes},
 		State:   tool.StateOf(state...),
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -72,7 +73,7 @@ func (s *Set) handleDelete(ctx context.Context, call *tool.Call, in deleteIn) (d
 	if err != nil {
 		return deleteOut{}, err
 	}
-	out := deleteOut{Path: loc.Abs(), Type: typeName(st.Mode()), TotalPaths: int(sv.entries), Bytes: sv.bytes}
+	out := deleteOut{Path: loc.Abs(), Type: fsroot.TypeOf(st.Mode()).Word(), TotalPaths: int(sv.entries), Bytes: sv.bytes}
 	p := tool.Preview{
 		Summary: "Delete " + sv.what(loc.Abs(), st, time.Now()),
 		Facts:   map[string]any{"recursive": sv.isDir, "entries": sv.entries, "bytes": sv.bytes},

@@ -184,7 +184,7 @@ func describe(loc fsroot.Loc, rel string, de fs.DirEntry, mtime bool) entry {
 	case e.dir:
 		e.Path += "/"
 	case !de.Type().IsRegular():
-		e.Type = typeName(de.Type())
+		e.Type = fsroot.TypeOf(de.Type()).Word()
 	}
 	if info, err := de.Info(); err == nil {
 		if de.Type().IsRegular() {
@@ -203,24 +203,6 @@ func describe(loc fsroot.Loc, rel string, de fs.DirEntry, mtime bool) entry {
 		e.LinkTarget = fsroot.ShowName(c.Readlink())
 	}
 	return e
-}
-
-func typeName(m fs.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return "file"
-	case m.IsDir():
-		return "dir"
-	case m&fs.ModeSymlink != 0:
-		return "symlink"
-	case m&fs.ModeNamedPipe != 0:
-		return "fifo"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "other"
 }
 
 // globMatch matches a glob against the base name, or against the relative

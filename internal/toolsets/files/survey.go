@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -117,17 +117,17 @@ func (s *survey) what(abs string, st fs.FileInfo, now time.Time) string {
 	name := fmt.Sprintf("%q", tool.Clip(abs))
 	switch {
 	case st.Mode().IsRegular():
-		return fmt.Sprintf("the file %s (%s, changed %s ago)", name, num.IEC(uint64(st.Size())), num.Span(now.Sub(st.ModTime())))
+		return fmt.Sprintf("the file %s (%s, changed %s ago)", name, figures.IEC(uint64(st.Size())), figures.Span(now.Sub(st.ModTime())))
 	case st.Mode()&fs.ModeSymlink != 0:
 		return fmt.Sprintf("the symbolic link %s (not what it points to)", name)
 	case !s.isDir:
-		return fmt.Sprintf("the %s %s", typeName(st.Mode()), name)
+		return fmt.Sprintf("the %s %s", fsroot.TypeOf(st.Mode()).Word(), name)
 	case s.entries == 1:
 		return fmt.Sprintf("the empty directory %s", name)
 	}
-	out := fmt.Sprintf("%s and everything in it: %s, %s", name, num.Counted(s.files, "file", "files"), num.Counted(s.dirs, "directory", "directories"))
+	out := fmt.Sprintf("%s and everything in it: %s, %s", name, figures.Counted(s.files, "file", "files"), figures.Counted(s.dirs, "directory", "directories"))
 	if other := s.entries - 1 - s.files - s.dirs; other > 0 {
-		out += ", " + num.Counted(other, "other entry", "other entries")
+		out += ", " + figures.Counted(other, "other entry", "other entries")
 	}
-	return out + fmt.Sprintf(", %s, newest changed %s ago", num.IEC(uint64(s.bytes)), num.Span(now.Sub(s.newest)))
+	return out + fmt.Sprintf(", %s, newest changed %s ago", figures.IEC(uint64(s.bytes)), figures.Span(now.Sub(s.newest)))
 }

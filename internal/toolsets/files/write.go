@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/patch"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -111,7 +111,7 @@ func (s *Set) handleWrite(ctx context.Context, call *tool.Call, in writeIn) (wri
 // and a state of the file's identity, size and times and of the content.
 func writePreview(loc fsroot.Loc, wp fsroot.WritePlan, in writeIn, now time.Time) tool.Preview {
 	name := fmt.Sprintf("%q", tool.Clip(loc.Abs()))
-	size := num.IEC(uint64(int64(len(in.Content))))
+	size := figures.IEC(uint64(int64(len(in.Content))))
 	appending := in.Mode == "append"
 	old := "none"
 	var summary string
@@ -126,9 +126,9 @@ func writePreview(loc fsroot.Loc, wp fsroot.WritePlan, in writeIn, now time.Time
 			summary += ", and the directories " + strings.Join(shown, ", ")
 		}
 	case appending:
-		summary = fmt.Sprintf("Append %s to the file %s (%s, changed %s ago)", size, name, num.IEC(uint64(wp.Old.Size())), num.Span(now.Sub(wp.Old.ModTime())))
+		summary = fmt.Sprintf("Append %s to the file %s (%s, changed %s ago)", size, name, figures.IEC(uint64(wp.Old.Size())), figures.Span(now.Sub(wp.Old.ModTime())))
 	default:
-		summary = fmt.Sprintf("Replace the content of the file %s (%s, changed %s ago) with %s", name, num.IEC(uint64(wp.Old.Size())), num.Span(now.Sub(wp.Old.ModTime())), size)
+		summary = fmt.Sprintf("Replace the content of the file %s (%s, changed %s ago) with %s", name, figures.IEC(uint64(wp.Old.Size())), figures.Span(now.Sub(wp.Old.ModTime())), size)
 	}
 	if wp.Old != nil {
 		old = fmt.Sprint(wp.Old.Size(), wp.Old.ModTime().UnixNano())

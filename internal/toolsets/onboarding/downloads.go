@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -169,7 +169,7 @@ func downloadsPreview(det downloadsDetails, cats []string) tool.Preview {
 		state = append(state, m.File, m.Target, m.Status)
 	}
 	summary := fmt.Sprintf("Move %s at the top of %q into category folders beside them (%s), replacing none",
-		num.Counted(int64(moves), "file", "files"), tool.Clip(det.Path), strings.Join(cats, ", "))
+		figures.Counted(int64(moves), "file", "files"), tool.Clip(det.Path), strings.Join(cats, ", "))
 	if moves == 0 {
 		summary = fmt.Sprintf("Move nothing in %q: no file there has a category folder to go to", tool.Clip(det.Path))
 	}

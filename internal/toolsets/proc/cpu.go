@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/procs"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -61,7 +61,7 @@ func percentages(prev *cpuSample, cur *procs.Table, boot int64) map[procs.Key]fl
 			out[k] = 0
 			continue
 		}
-		out[k] = num.Round1(float64(p.CPUTicks-before) / procs.ClockTicks / span * 100)
+		out[k] = figures.Round1(float64(p.CPUTicks-before) / procs.ClockTicks / span * 100)
 	}
 	return out
 }

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/procs"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -143,7 +143,7 @@ func (s *Set) killPlan(ctx context.Context, t *target, signal string) (killOut, 
 	}
 	other := t.RUID != s.uid || t.EUID != s.uid
 	summary := fmt.Sprintf("Send SIG%s to pid %d %s (%s, running %s, %s)", signal, t.PID, tool.Clip(t.Comm), t.user,
-		num.Span(time.Since(started)), num.Counted(int64(n), "child", "children"))
+		figures.Span(time.Since(started)), figures.Counted(int64(n), "child", "children"))
 	return out, tool.Preview{
 		Summary: summary,
 		Facts:   map[string]any{"signal": signal, "other_user": other, "children": n},

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/flamegraph"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/store"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
@@ -34,13 +34,13 @@ type artifactRef struct {
 }
 
 type cpuOut struct {
-	Mode            string          `json:"mode" jsonschema:"perf (stacks) or procfs (shares only, perf unavailable)"`
-	Event           string          `json:"event,omitempty"`
-	DurationSeconds float64         `json:"duration_seconds"`
-	SampleRateHz    int             `json:"sample_rate_hz,omitempty"`
-	Summary         profile.Summary `json:"summary"`
-	Collapsed       string          `json:"collapsed,omitempty" jsonschema:"folded stacks, with output_format collapsed"`
-	Artifacts       []artifactRef   `json:"artifacts"`
+	Mode            string         `json:"mode" jsonschema:"perf (stacks) or procfs (shares only, perf unavailable)"`
+	Event           string         `json:"event,omitempty"`
+	DurationSeconds float64        `json:"duration_seconds"`
+	SampleRateHz    int            `json:"sample_rate_hz,omitempty"`
+	Summary         stacks.Summary `json:"summary"`
+	Collapsed       string         `json:"collapsed,omitempty" jsonschema:"folded stacks, with output_format collapsed"`
+	Artifacts       []artifactRef  `json:"artifacts"`
 }
 
 func (s *Set) cpuProfile() *tool.Def {
@@ -92,22 +92,22 @@ func (s *Set) handleCPU(ctx context.Context, call *tool.Call, in cpuIn) (cpuOut,
 		return cpuOut{}, err
 	}
 	elapsed := time.Since(start)
-	script, err := s.perfOutput(ctx, dir, "script", "-i", "perf.data", "-F", profile.ScriptFields)
+	script, err := s.perfOutput(ctx, dir, "script", "-i", "perf.data", "-F", stacks.ScriptFields)
 	if err != nil {
 		return cpuOut{}, err
 	}
-	samples, err := profile.ParsePerfScript(script)
+	samples, err := stacks.ParsePerfScript(script)
 	if err != nil {
 		return cpuOut{}, tool.Wrap(tool.ParseError, err, "perf script output: %v", err)
 	}
 	if in.IncludeKernel != nil && !*in.IncludeKernel {
-		samples = profile.DropKernel(samples)
+		samples = stacks.DropKernel(samples)
 	}
-	out := cpuOut{Mode: "perf", Event: "cpu-clock", DurationSeconds: elapsed.Round(time.Millisecond).Seconds(), SampleRateHz: rate, Summary: profile.Summarize(samples, 15)}
+	out := cpuOut{Mode: "perf", Event: "cpu-clock", DurationSeconds: elapsed.Round(time.Millisecond).Seconds(), SampleRateHz: rate, Summary: stacks.Summarize(samples, 15)}
 	if len(samples) == 0 {
 		call.Warn("perf recorded no samples: the target was idle, or perf lacks permission to sample it")
 	}
-	collapsed := profile.Collapsed(samples)
+	collapsed := stacks.Collapsed(samples)
 	if in.OutputFormat == "collapsed" {
 		out.Collapsed = string(collapsed)
 	}
@@ -119,7 +119,7 @@ func (s *Set) handleCPU(ctx context.Context, call *tool.Call, in cpuIn) (cpuOut,
 	if err != nil {
 		return cpuOut{}, tool.Wrap(tool.Internal, err, "drawing the flame graph: %v", err)
 	}
-	pb, err := profile.Pprof(samples, rate, start, elapsed)
+	pb, err := stacks.Pprof(samples, rate, start, elapsed)
 	if err != nil {
 		return cpuOut{}, tool.Wrap(tool.Internal, err, "encoding the pprof profile: %v", err)
 	}
@@ -161,17 +161,17 @@ func (s *Set) saveArtifacts(ctx context.Context, call *tool.Call, toolName strin
 func (s *Set) procfsProfile(ctx context.Context, call *tool.Call, dur time.Duration, pid int) (cpuOut, error) {
 	read := func() map[int]procTicks { return readTicks(s.deps.Host, pid) }
 	before := read()
-	if err := tool.Sleep(ctx, dur); err != nil {
+	if err := call.Wait(ctx, dur, "sampling CPU time"); err != nil {
 		return cpuOut{}, err
 	}
 	after := read()
-	var samples []profile.Sample
+	var samples []stacks.Sample
 	for p, a := range after {
 		if d := a.ticks - before[p].ticks; d > 0 && a.ticks >= before[p].ticks {
-			samples = append(samples, profile.Sample{PID: p, TID: p, Comm: a.comm, Count: int64(d), Stack: []profile.Frame{{Func: "[" + a.comm + "]"}}})
+			samples = append(samples, stacks.Sample{PID: p, TID: p, Comm: a.comm, Count: int64(d), Stack: []stacks.Frame{{Func: "[" + a.comm + "]"}}})
 		}
 	}
-	return cpuOut{Mode: "procfs", DurationSeconds: dur.Seconds(), Summary: profile.Summarize(samples, 15), Artifacts: []artifactRef{}}, nil
+	return cpuOut{Mode: "procfs", DurationSeconds: dur.Seconds(), Summary: stacks.Summarize(samples, 15), Artifacts: []artifactRef{}}, nil
 }
 
 type procTicks struct {

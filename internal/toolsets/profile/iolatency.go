@@ -10,7 +10,7 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
 )
@@ -25,7 +25,7 @@ type ioLatencyIn struct {
 type deviceLatency struct {
 	Device      string             `json:"device"`
 	Snapshot    *hostinfo.IODevice `json:"snapshot,omitempty" jsonschema:"iostat -x figures: await, r_await, w_await, aqu-sz, %util"`
-	HistogramUS *profile.Histogram `json:"histogram_us,omitempty" jsonschema:"trace mode: request latency (issue to completion) in microseconds"`
+	HistogramUS *stacks.Histogram  `json:"histogram_us,omitempty" jsonschema:"trace mode: request latency (issue to completion) in microseconds"`
 }
 
 type ioLatencyOut struct {
@@ -65,7 +65,7 @@ func (s *Set) ioSnapshot(ctx context.Context, call *tool.Call, dur time.Duration
 	if err != nil {
 		return ioLatencyOut{}, tool.Wrap(tool.ExecutionFailed, err, "reading /proc/diskstats: %v", err)
 	}
-	if err := tool.Sleep(ctx, dur); err != nil {
+	if err := call.Wait(ctx, dur, "counting block requests"); err != nil {
 		return ioLatencyOut{}, err
 	}
 	after, _, err := s.deps.Host.ReadCounters(nil)
@@ -102,25 +102,7 @@ func (s *Set) ioTrace(ctx context.Context, call *tool.Call, dur time.Duration, d
 			WithSuggestion("Use mode snapshot, which needs nothing but /proc.")
 	}
 	prog := strings.Replace(ioTraceProgram, "%d", strconv.Itoa(int(dur/time.Second)), 1)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		start := time.Now()
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				el := time.Since(start)
-				call.Progress(ctx, float64(min(el, dur).Milliseconds()), float64(dur.Milliseconds()), "tracing block requests")
-				if el >= dur {
-					return // bpftrace is printing its histograms: nothing more to report
-				}
-			}
-		}
-	}()
+	defer call.ProgressWhile(ctx, dur, "tracing block requests")() // bpftrace times the trace
 	res, err := s.deps.Exec.Run(ctx, execx.Cmd{Name: "bpftrace", Args: []string{"-f", "json", "-e", prog}, Timeout: dur + 30*time.Second, MaxOutput: 16 << 20, StopSignal: syscall.SIGINT})
 	if ctx.Err() != nil {
 		return ioLatencyOut{}, ctx.Err()
@@ -128,13 +110,13 @@ func (s *Set) ioTrace(ctx context.Context, call *tool.Call, dur time.Duration, d
 	if err != nil || res.ExitCode != 0 {
 		return ioLatencyOut{}, tool.Errorf(tool.ExecutionFailed, "bpftrace failed: %v %s", err, lastLines(string(res.Stderr), 3))
 	}
-	hists, err := profile.ParseBpftraceHists(res.Stdout, "@us")
+	hists, err := stacks.ParseBpftraceHists(res.Stdout, "@us")
 	if err != nil {
 		return ioLatencyOut{}, tool.Wrap(tool.ParseError, err, "bpftrace output: %v", err)
 	}
 	out := ioLatencyOut{Mode: "trace", Mechanism: "bpftrace: tracepoint:block:block_rq_issue and block_rq_complete", DurationSeconds: dur.Seconds(), Devices: []deviceLatency{}}
 	for i := range hists {
-		name := s.deps.Host.BlockName(profile.DevName(hists[i].Key))
+		name := s.deps.Host.BlockName(stacks.DevName(hists[i].Key))
 		if device != "" && name != device {
 			continue
 		}

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
 )
@@ -67,7 +67,7 @@ func (s *Set) handleOffCPU(ctx context.Context, call *tool.Call, in schedIn) (of
 	}
 	defer release()
 	var out offCPUOut
-	if why := ebpf.Supported(); why == nil {
+	if why := bpfprog.Supported(); why == nil {
 		out, err = s.offCPUeBPF(ctx, call, in)
 	} else if s.needPerf() == nil {
 		call.Warn("eBPF cannot run here (%v): without it, this answer has only the state each thread left the CPU in, from perf sched, not what it waited on", why)
@@ -108,9 +108,7 @@ func (s *Set) processOf(id int) (int, error) {
 // /proc where the threads still waiting at its end wait.
 func (s *Set) offCPUeBPF(ctx context.Context, call *tool.Call, in schedIn) (offCPUOut, error) {
 	d := time.Duration(cmp.Or(in.DurationSeconds, 5)) * time.Second
-	res, err := ebpf.OffCPU(ctx, d, ebpf.OffCPUOptions{TGID: uint32(in.PID)}, func(el time.Duration) {
-		call.Progress(ctx, float64(min(el, d).Milliseconds()), float64(d.Milliseconds()), "following threads off and onto the CPUs")
-	})
+	res, err := bpfprog.OffCPU(ctx, d, bpfprog.OffCPUOptions{TGID: uint32(in.PID)}, call.Elapsed(ctx, d, "following threads off and onto the CPUs"))
 	if ctx.Err() != nil {
 		return offCPUOut{}, ctx.Err()
 	}
@@ -128,7 +126,7 @@ func (s *Set) offCPUeBPF(ctx context.Context, call *tool.Call, in schedIn) (offC
 	win.asleep = asleep
 	t := buildOffCPU(win)
 	if n := res.Lost.Waits; n > 0 {
-		call.Warn("%d episodes were not counted: more than %d distinct thread, stack and waker rows; follow one pid", n, ebpf.OffCPUMaxWaits)
+		call.Warn("%d episodes were not counted: more than %d distinct thread, stack and waker rows; follow one pid", n, bpfprog.OffCPUMaxWaits)
 	}
 	if n := res.Lost.Stacks; n > 0 {
 		call.Warn("%d episodes were counted without their kernel stack (reason [unknown])", n)
@@ -137,7 +135,7 @@ func (s *Set) offCPUeBPF(ctx context.Context, call *tool.Call, in schedIn) (offC
 		call.Warn("%d switches onto a CPU came with no switch off reported since the thread's last one (the kernel's sched_switch left it out): those waits are not counted", n)
 	}
 	if n := res.Lost.Threads; n > 0 {
-		call.Warn("%d switches were not followed: more than %d threads; follow one pid", n, ebpf.OffCPUMaxThreads)
+		call.Warn("%d switches were not followed: more than %d threads; follow one pid", n, bpfprog.OffCPUMaxThreads)
 	}
 	return offCPUOut{Mechanism: mechanismEBPF, DurationSeconds: res.Window.Round(time.Millisecond).Seconds(), Tasks: t.tasks,
 		TopReasons: t.reasons, ByState: t.byState, AsleepWholeWindow: notListed, OwnThreadsLeftOut: t.ownLeft}, nil
@@ -147,12 +145,12 @@ func (s *Set) offCPUeBPF(ctx context.Context, call *tool.Call, in schedIn) (offC
 // read, stacks go unnamed (reasons [unknown]) and a warning says why.
 func (s *Set) kernelFrames(call *tool.Call) func([]uint64) []string {
 	b, err := s.deps.Host.ReadKallsyms()
-	var syms *profile.Kallsyms
+	var syms *stacks.Kallsyms
 	if err == nil {
-		syms, err = profile.ParseKallsyms(b)
+		syms, err = stacks.ParseKallsyms(b)
 	}
 	if err != nil {
-		if errors.Is(err, profile.ErrKernelAddressesHidden) {
+		if errors.Is(err, stacks.ErrKernelAddressesHidden) {
 			err = fmt.Errorf("%w: run hostmcp as root", err)
 		}
 		call.Warn("kernel stacks cannot be named (%v): wait reasons are [unknown] except for threads still waiting at the end", err)
@@ -164,7 +162,7 @@ func (s *Set) kernelFrames(call *tool.Call) func([]uint64) []string {
 // asleepThreads finds the threads off the CPU through the whole window,
 // which switched neither out nor in: all of pid's, or, system-wide, those
 // in uninterruptible sleep (stuck on I/O), the others only counted.
-func asleepThreads(host *hostinfo.Host, pid int, res ebpf.OffCPUResult) (listed []asleepThread, counted int) {
+func asleepThreads(host *hostinfo.Host, pid int, res bpfprog.OffCPUResult) (listed []asleepThread, counted int) {
 	seen := map[uint32]bool{}
 	for tid := range res.Threads {
 		seen[tid] = true

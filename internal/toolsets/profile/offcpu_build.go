@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 )
 
 // waitReason is one thing a thread waited on in the window.
@@ -74,7 +74,7 @@ const (
 // offCPUWindow is what one eBPF window saw, with what /proc said at its
 // end about the threads still waiting.
 type offCPUWindow struct {
-	res    ebpf.OffCPUResult
+	res    bpfprog.OffCPUResult
 	frames func([]uint64) []string // a kernel stack's function names, from the wait outwards
 	// Where the threads off the CPU at the end wait, by tid.
 	now map[uint32]hostinfo.ThreadWait
@@ -121,7 +121,7 @@ func buildOffCPU(win offCPUWindow) offCPUTables {
 			frames = win.frames(w.Stack)
 			reason = firstOr(frames, "[unknown]")
 		}
-		a := b.agg(w.TID, w.TGID, "", reason, profile.TaskState(w.State), frames, w.TotalNS)
+		a := b.agg(w.TID, w.TGID, "", reason, stacks.TaskState(w.State), frames, w.TotalNS)
 		if a == nil {
 			continue
 		}
@@ -136,7 +136,7 @@ func buildOffCPU(win offCPUWindow) offCPUTables {
 		}
 	}
 	for _, w := range win.res.Waiting {
-		state, reason, frames := profile.TaskState(w.State), "preempted", []string(nil)
+		state, reason, frames := stacks.TaskState(w.State), "preempted", []string(nil)
 		if w.State != 0 {
 			reason, frames = whereNow(win.now[w.TID])
 		}
@@ -144,7 +144,7 @@ func buildOffCPU(win offCPUWindow) offCPUTables {
 	}
 	for _, s := range win.asleep {
 		reason, frames := whereNow(s.wait)
-		b.ongoing(uint32(s.tid), uint32(s.pid), s.wait.Comm, reason, profile.OffCPUReason(s.wait.State), frames, uint64(win.res.Window), true)
+		b.ongoing(uint32(s.tid), uint32(s.pid), s.wait.Comm, reason, stacks.OffCPUReason(s.wait.State), frames, uint64(win.res.Window), true)
 	}
 	return b.tables()
 }
@@ -201,7 +201,7 @@ func (b *tableBuilder) agg(tid, tgid uint32, comm, reason, state string, frames 
 	}
 	if len(frames) > 0 && (a.w.Stack == nil || ns > a.stackNS) {
 		a.w.Stack, a.stackNS = frames[:min(len(frames), maxStackFrames)], ns
-		a.w.Kind = profile.WaitKind(frames)
+		a.w.Kind = stacks.WaitKind(frames)
 	}
 	return a
 }
@@ -224,7 +224,7 @@ func (b *tableBuilder) ongoing(tid, tgid uint32, comm, reason, state string, fra
 
 // addWaker counts n episodes woken by w, per process: the threads of one
 // take turns (a Go program's writes come from any of its threads).
-func (a *waitAgg) addWaker(w *ebpf.Waker, n int) {
+func (a *waitAgg) addWaker(w *bpfprog.Waker, n int) {
 	key := [2]string{"[" + w.Context + "]", ""}
 	if w.Context == "task" {
 		key = [2]string{"task", strconv.Itoa(int(w.TGID))}
@@ -273,7 +273,7 @@ func (b *tableBuilder) tables() offCPUTables {
 		t.t.TopReason = t.t.Waits[0].Reason
 		t.t.OffCPUMS = nsToMS(t.offNS)
 		for s, ms := range t.t.ByState {
-			t.t.ByState[s] = num.Round3(ms)
+			t.t.ByState[s] = figures.Round3(ms)
 		}
 		out.tasks = append(out.tasks, t.t)
 	}
@@ -281,10 +281,10 @@ func (b *tableBuilder) tables() offCPUTables {
 		return cmp.Or(cmp.Compare(y.OffCPUMS, x.OffCPUMS), cmp.Compare(x.TID, y.TID))
 	})
 	for s, ms := range out.byState {
-		out.byState[s] = num.Round3(ms)
+		out.byState[s] = figures.Round3(ms)
 	}
 	for _, r := range reasons {
-		r.TotalMS = num.Round3(r.TotalMS)
+		r.TotalMS = figures.Round3(r.TotalMS)
 		out.reasons = append(out.reasons, *r)
 	}
 	slices.SortFunc(out.reasons, func(x, y reasonTotal) int {
@@ -314,4 +314,4 @@ func (a *waitAgg) finish() {
 	a.w.Wakers = a.w.Wakers[:min(len(a.w.Wakers), maxWakersPerWait)]
 }
 
-func nsToMS(ns uint64) float64 { return num.Round3(float64(ns) / float64(time.Millisecond)) }
+func nsToMS(ns uint64) float64 { return figures.Round3(float64(ns) / float64(time.Millisecond)) }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
@@ -33,24 +33,26 @@ func testFrames(ips []uint64) []string {
 func TestBuildOffCPU(t *testing.T) {
 	const ms = uint64(time.Millisecond)
 	pipe := []uint64{1, 2}
-	writer := func(tid uint32) *ebpf.Waker { return &ebpf.Waker{Context: "task", TID: tid, TGID: 50, Comm: "writer"} }
+	writer := func(tid uint32) *bpfprog.Waker {
+		return &bpfprog.Waker{Context: "task", TID: tid, TGID: 50, Comm: "writer"}
+	}
 	win := offCPUWindow{
 		frames: testFrames,
 		self:   100,
-		res: ebpf.OffCPUResult{
+		res: bpfprog.OffCPUResult{
 			Window: 2000 * time.Millisecond,
-			Waits: []ebpf.OffCPUWait{
+			Waits: []bpfprog.OffCPUWait{
 				{TID: 201, TGID: 200, State: 1, Stack: pipe, BeganBefore: true, Waker: writer(51), Count: 1, TotalNS: 300 * ms, MaxNS: 300 * ms},
 				{TID: 201, TGID: 200, State: 1, Stack: pipe, Waker: writer(52), Count: 2, TotalNS: 1200 * ms, MaxNS: 800 * ms},
 				{TID: 201, TGID: 200, State: 0, Count: 3, TotalNS: 3 * ms, MaxNS: 2 * ms},
-				{TID: 301, TGID: 301, State: 0x402, Stack: []uint64{3, 4}, Waker: &ebpf.Waker{Context: "timer"}, Count: 5, TotalNS: 100 * ms, MaxNS: 40 * ms},
+				{TID: 301, TGID: 301, State: 0x402, Stack: []uint64{3, 4}, Waker: &bpfprog.Waker{Context: "timer"}, Count: 5, TotalNS: 100 * ms, MaxNS: 40 * ms},
 				{TID: 101, TGID: 100, State: 1, Stack: pipe, Count: 1, TotalNS: 5 * ms, MaxNS: 5 * ms},
 			},
-			Waiting: []ebpf.OffCPUWaiting{
+			Waiting: []bpfprog.OffCPUWaiting{
 				{TID: 201, TGID: 200, State: 1, WaitNS: 497 * ms},
 				{TID: 401, TGID: 400, State: 2, WaitNS: 10 * ms},
 			},
-			Threads: map[uint32]ebpf.OffCPUThread{201: {TGID: 200, Comm: "reader", RunNS: ms / 2}, 301: {TGID: 301, Comm: "kworker/0:1"}},
+			Threads: map[uint32]bpfprog.OffCPUThread{201: {TGID: 200, Comm: "reader", RunNS: ms / 2}, 301: {TGID: 301, Comm: "kworker/0:1"}},
 		},
 		now: map[uint32]hostinfo.ThreadWait{201: {Comm: "reader", State: "S", WChan: "anon_pipe_read", Stack: []string{"anon_pipe_read", "vfs_read"}}},
 		asleep: []asleepThread{{pid: 200, tid: 202, wait: hostinfo.ThreadWait{Comm: "reader-2", State: "S", WChan: "futex_do_wait",
@@ -91,8 +93,8 @@ func TestBuildOffCPU(t *testing.T) {
 // A process's findings name each place its threads waited and who woke
 // them; idle kernel work and preemption do not crowd them out.
 func TestOffCPUFindingsOfOneProcess(t *testing.T) {
-	tables := buildOffCPU(offCPUWindow{frames: testFrames, res: ebpf.OffCPUResult{Window: time.Second, Waits: []ebpf.OffCPUWait{
-		{TID: 201, TGID: 200, State: 1, Stack: []uint64{1, 2}, Waker: &ebpf.Waker{Context: "task", TID: 7, TGID: 7, Comm: "writer"}, Count: 2, TotalNS: uint64(900 * time.Millisecond), MaxNS: uint64(600 * time.Millisecond)},
+	tables := buildOffCPU(offCPUWindow{frames: testFrames, res: bpfprog.OffCPUResult{Window: time.Second, Waits: []bpfprog.OffCPUWait{
+		{TID: 201, TGID: 200, State: 1, Stack: []uint64{1, 2}, Waker: &bpfprog.Waker{Context: "task", TID: 7, TGID: 7, Comm: "writer"}, Count: 2, TotalNS: uint64(900 * time.Millisecond), MaxNS: uint64(600 * time.Millisecond)},
 		{TID: 201, TGID: 200, State: 0, Count: 1, TotalNS: uint64(200 * time.Millisecond), MaxNS: uint64(200 * time.Millisecond)},
 	}}})
 	out := finishOffCPU(offCPUOut{DurationSeconds: 1, Tasks: tables.tasks, TopReasons: tables.reasons, ByState: tables.byState}, schedIn{PID: 200})

@@ -19,7 +19,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf/ebpftest"
+	"github.com/hostmcp/hostmcp/internal/bpfprog/bpfprogtest"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
 )
@@ -166,7 +166,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // thread it wakes is said to wait on a futex, woken by it.
 func TestOffCPUNamesWhatThreadsWaitOnLive(t *testing.T) {
 	s := newSet(t)
-	ebpftest.Require(t)
+	bpfprogtest.Require(t)
 	testutil.ExclusiveLoad(t)
 	l := startWaits(t)
 	wchans, err := l.blocked()

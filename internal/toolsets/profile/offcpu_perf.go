@@ -3,8 +3,8 @@ package profile
 import (
 	"context"
 
-	"github.com/hostmcp/hostmcp/internal/num"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/figures"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -21,7 +21,7 @@ func (s *Set) offCPUPerf(ctx context.Context, call *tool.Call, in schedIn) (offC
 	if err != nil {
 		return offCPUOut{}, err
 	}
-	rows := profile.ParseTimehist(raw)
+	rows := stacks.ParseTimehist(raw)
 	tasks := map[int]*waitTask{}
 	last := map[int]string{} // how each thread last left the CPU
 	total := map[string]float64{}
@@ -40,7 +40,7 @@ func (s *Set) offCPUPerf(ctx context.Context, call *tool.Call, in schedIn) (offC
 		}
 		t.RunMS += r.RunMS
 		if r.WaitMS > 0 {
-			why := profile.OffCPUReason(last[r.TID])
+			why := stacks.OffCPUReason(last[r.TID])
 			t.ByState[why] += r.WaitMS
 			t.OffCPUMS += r.WaitMS
 			total[why] += r.WaitMS
@@ -48,17 +48,17 @@ func (s *Set) offCPUPerf(ctx context.Context, call *tool.Call, in schedIn) (offC
 		last[r.TID] = r.State
 	}
 	for why, ms := range total {
-		total[why] = num.Round3(ms)
+		total[why] = figures.Round3(ms)
 	}
 	out := offCPUOut{Mechanism: mechanismPerf, DurationSeconds: rec.dur.Seconds(), ByState: total, OwnThreadsLeftOut: len(m.left), Tasks: []waitTask{}}
 	for _, t := range tasks {
 		if t.OffCPUMS == 0 {
 			continue
 		}
-		t.OffCPUMS, t.RunMS = num.Round3(t.OffCPUMS), num.Round3(t.RunMS)
+		t.OffCPUMS, t.RunMS = figures.Round3(t.OffCPUMS), figures.Round3(t.RunMS)
 		best := 0.0
 		for why, ms := range t.ByState {
-			t.ByState[why] = num.Round3(ms)
+			t.ByState[why] = figures.Round3(ms)
 			if ms > best || ms == best && why < t.TopReason {
 				best, t.TopReason = ms, why
 			}

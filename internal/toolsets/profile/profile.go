@@ -102,25 +102,7 @@ func (s *Set) record(ctx context.Context, call *tool.Call, dir string, dur time.
 	if s.exe == "" {
 		return execx.Result{}, tool.Errorf(tool.ExecutionFailed, "perf needs this program's own path to time its recording, and it is unknown here")
 	}
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		start := time.Now()
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				el := time.Since(start)
-				call.Progress(ctx, float64(min(el, dur).Milliseconds()), float64(dur.Milliseconds()), what)
-				if el >= dur {
-					return // what is left is perf writing its data: nothing more to report
-				}
-			}
-		}
-	}()
+	defer call.ProgressWhile(ctx, dur, what)() // the window times the recording
 	args = append(append(args, "--"), window.Args(s.exe, dur, os.Getpid())...)
 	res, err := s.deps.Exec.Run(ctx, execx.Cmd{Name: "perf", Args: args, Dir: dir, Env: []string{window.Env + "=1"},
 		Timeout: dur + 60*time.Second, MaxOutput: 64 << 20, StopSignal: syscall.SIGKILL})

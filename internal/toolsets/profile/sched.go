@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
 )
@@ -90,11 +90,11 @@ func (m *measurer) owns(pid, tid int) bool {
 }
 
 type schedLatencyOut struct {
-	DurationSeconds   float64               `json:"duration_seconds"`
-	Tasks             []profile.TaskLatency `json:"tasks" jsonschema:"by maximum scheduling delay, worst first"`
-	TasksSeen         int                   `json:"tasks_seen"`
-	OwnThreadsLeftOut int                   `json:"own_threads_left_out" jsonschema:"threads of hostmcp and of the perf recording, left out"`
-	Findings          []string              `json:"findings"`
+	DurationSeconds   float64              `json:"duration_seconds"`
+	Tasks             []stacks.TaskLatency `json:"tasks" jsonschema:"by maximum scheduling delay, worst first"`
+	TasksSeen         int                  `json:"tasks_seen"`
+	OwnThreadsLeftOut int                  `json:"own_threads_left_out" jsonschema:"threads of hostmcp and of the perf recording, left out"`
+	Findings          []string             `json:"findings"`
 }
 
 func (s *Set) schedLatency() *tool.Def {
@@ -125,12 +125,12 @@ func (s *Set) handleSchedLatency(ctx context.Context, call *tool.Call, in schedI
 	if err != nil {
 		return schedLatencyOut{}, err
 	}
-	tasks := profile.ParseSchedLatency(raw)
+	tasks := stacks.ParseSchedLatency(raw)
 	m := newMeasurer(s.deps.Host, rec.perfPID)
 	for _, t := range tasks {
 		m.saw(t.Task, t.TID)
 	}
-	tasks = slices.DeleteFunc(tasks, func(t profile.TaskLatency) bool {
+	tasks = slices.DeleteFunc(tasks, func(t stacks.TaskLatency) bool {
 		if in.PID != 0 {
 			return t.TID != in.PID && !s.deps.Host.ThreadOf(t.TID, in.PID)
 		}
@@ -141,7 +141,7 @@ func (s *Set) handleSchedLatency(ctx context.Context, call *tool.Call, in schedI
 			tasks[i].Task = s.commOf(tasks[i].TID)
 		}
 	}
-	slices.SortFunc(tasks, func(a, b profile.TaskLatency) int {
+	slices.SortFunc(tasks, func(a, b stacks.TaskLatency) int {
 		return cmp.Or(cmp.Compare(b.MaxDelayMS, a.MaxDelayMS), cmp.Compare(a.Task, b.Task))
 	})
 	out := schedLatencyOut{DurationSeconds: rec.dur.Seconds(), TasksSeen: len(tasks), OwnThreadsLeftOut: len(m.left), Findings: []string{}}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strconv"
 	"syscall"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
@@ -20,6 +22,12 @@ import (
 // binary does: sessions re-execute /proc/self/exe.
 func TestMain(m *testing.M) {
 	sessinit.Main()
+	// As the server does at start-up: sessions start only in a hardened
+	// process.
+	if err := execx.Harden(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	os.Exit(m.Run())
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/kernelpath"
 	"github.com/hostmcp/hostmcp/internal/toolsets/repl/sessinit"
 )
@@ -40,7 +41,7 @@ type launchSpec struct {
 // and ctrl-c reach all of it; with a PTY that terminal is its controlling
 // terminal. When the server dies the init gets SIGKILL through Pdeathsig,
 // and with it the kernel kills everything in its namespace.
-func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
+func launch(sp *execx.Spawner, spec launchSpec, bufBytes int) (*session, error) {
 	s := &session{
 		argv:     spec.argv,
 		cwd:      spec.dir,
@@ -115,7 +116,7 @@ func launch(sp *spawner, spec launchSpec, bufBytes int) (*session, error) {
 		}
 	}
 	if err == nil {
-		err = sp.start(s.cmd)
+		err = sp.Start(s.cmd)
 		if err != nil && userns {
 			err = startRefused(err, kernelpath.Proc)
 		}

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -57,7 +57,7 @@ func startPreview(name string, argv []string, dir string, env map[string]string,
 // running 3 min)".
 func (s *session) describe() string {
 	s.mu.Lock()
-	state := "running " + num.Span(time.Since(s.started))
+	state := "running " + figures.Span(time.Since(s.started))
 	if s.exited {
 		state = "exited"
 	}
@@ -71,7 +71,7 @@ func sendPreview(s *session, in sendIn, steps []string) tool.Preview {
 	for _, st := range steps {
 		n += len(st)
 	}
-	summary := fmt.Sprintf("Type %s into %s", num.IEC(uint64(int64(len(steps[0])))), s.describe())
+	summary := fmt.Sprintf("Type %s into %s", figures.IEC(uint64(int64(len(steps[0])))), s.describe())
 	if in.Input != "" {
 		summary += fmt.Sprintf(": %q", tool.Clip(in.Input))
 	}

@@ -34,11 +34,12 @@ type Set struct {
 	abi      int    // the kernel's Landlock ABI; tests lower it to take the paths of older kernels
 	setupErr error  // why sessions cannot start here, if they cannot
 	reg      *registry
-	spawn    spawner
+	spawn    *execx.Spawner // forks every session; see newSpawner
 }
 
-// New builds the repl toolset and makes the server process non-dumpable
-// (see harden), which protects it from every child, not only sessions.
+// New builds the repl toolset. Sessions start only in a server hardened at
+// start-up (execx.Harden): building the toolset changes nothing in the
+// process, so that listing the tools does not either.
 func New(d *Deps) *Set {
 	s := &Set{
 		conf:     d.Config.Repl,
@@ -46,6 +47,7 @@ func New(d *Deps) *Set {
 		stateDir: d.Config.StateDir,
 		abi:      landlock.ABI(),
 		reg:      newRegistry(d.Config.Repl),
+		spawn:    newSpawner(),
 	}
 	if st, err := os.Stat(s.stateDir); err != nil || !st.IsDir() {
 		s.setupErr = fmt.Errorf("the state directory %q, where sessions get their HOME, is not a directory", s.stateDir)
@@ -58,7 +60,7 @@ func New(d *Deps) *Set {
 	} else {
 		s.user = u
 	}
-	if err := harden(); err != nil {
+	if err := execx.Hardened(); err != nil {
 		s.setupErr = err
 	}
 	return s

@@ -2,60 +2,25 @@ package repl
 
 import (
 	"errors"
-	"os/exec"
-	"runtime"
-	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/execx"
 )
 
-// spawner forks every session from one OS thread that stays locked for the
-// life of the server, for two reasons.
-//
-// Pdeathsig follows the thread that forked the child, not the process
-// (prctl(2); golang/go#27505): a child forked from a thread Go later retires
-// would be killed at a random moment. internal/execx does the same for its
-// children; see its spawner.
-//
-// The thread also drops CAP_SYS_PTRACE from its capability bounding set,
-// which children inherit: a session running as root then gets every
-// capability but that one, and the kernel refuses it access to the server
-// made non-dumpable by harden (ptrace, /proc/<server>/mem, environ, fd).
-// Capabilities are per thread, and Go never clones new threads from a
-// locked one (runtime.newm hands that to its template thread), so the rest
-// of the server, and the programs execx starts (perf, bpftrace), keep it.
-type spawner struct {
-	once    sync.Once
-	reqs    chan spawnReq
-	dropErr error // why CAP_SYS_PTRACE could not be dropped, if it could not
-}
-
-type spawnReq struct {
-	cmd  *exec.Cmd
-	done chan error
-}
-
-// start runs cmd.Start on the spawner's thread.
-func (s *spawner) start(cmd *exec.Cmd) error {
-	s.once.Do(func() {
-		s.reqs = make(chan spawnReq)
-		ready := make(chan struct{})
-		go s.loop(ready)
-		<-ready
-	})
-	done := make(chan error, 1)
-	s.reqs <- spawnReq{cmd: cmd, done: done}
-	return <-done
-}
-
-func (s *spawner) loop(ready chan<- struct{}) {
-	// Never unlocked, and the goroutine never returns: see the type comment.
-	runtime.LockOSThread()
-	s.dropErr = dropPtrace()
-	close(ready)
-	for req := range s.reqs {
-		req.done <- req.cmd.Start()
-	}
+// newSpawner returns the spawner sessions are forked from: execx's, whose
+// thread stays locked for the life of the server so that Pdeathsig holds
+// (see execx.Spawner), and which first drops CAP_SYS_PTRACE from that
+// thread's capability bounding set. Children inherit it: a session running
+// as root then gets every capability but that one, and the kernel refuses
+// it access to the server made non-dumpable at start-up (execx.Harden):
+// ptrace, /proc/<server>/mem, environ, fd. Capabilities are per thread, so
+// the rest of the server, and the programs execx starts (perf, bpftrace),
+// keep it. A drop that fails (a server that is not root, without
+// CAP_SETPCAP, whose sessions gain no capability at exec anyway) leaves
+// the bounding set as it was.
+func newSpawner() *execx.Spawner {
+	return &execx.Spawner{Prepare: func() { _ = dropPtrace() }}
 }
 
 // dropPtrace removes CAP_SYS_PTRACE from this thread's bounding and

@@ -115,7 +115,7 @@ func (s *Set) handleStart(ctx context.Context, call *tool.Call, in startIn) (sta
 	if conf.landlock {
 		spec.ruleset = func(tty *os.File) (*os.File, error) { return s.ruleset(roots, path, tty, conf.tcp) }
 	}
-	sess, err := launch(&s.spawn, spec, s.conf.BufferBytes)
+	sess, err := launch(s.spawn, spec, s.conf.BufferBytes)
 	if err != nil {
 		if te := (*tool.Error)(nil); errors.As(err, &te) {
 			return startOut{}, te

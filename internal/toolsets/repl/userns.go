@@ -21,7 +21,7 @@ import (
 // the caller must then map that namespace (mapIDs) once init has started.
 //
 // Why not let os/exec write the maps, between fork and exec as it does: the
-// server is non-dumpable (harden), and so is every child it forks until
+// server is non-dumpable (execx.Harden), and so is every child it forks until
 // that child execs. The kernel gives the /proc files of a non-dumpable
 // process to root, uid_map and gid_map included, so a server that is not
 // root may not open them then ("fork/exec /proc/self/exe: permission

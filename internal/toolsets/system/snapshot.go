@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -73,7 +73,7 @@ func (s *Set) handleSnapshot(ctx context.Context, call *tool.Call, _ snapshotIn)
 		call.Warn("%s", w)
 	}
 	snap.Warnings = nil
-	win.Seconds = num.Round2(win.End.Sub(win.Start).Seconds())
-	win.AgeSeconds = num.Round2(max(0, time.Since(win.End).Seconds()))
+	win.Seconds = figures.Round2(win.End.Sub(win.Start).Seconds())
+	win.AgeSeconds = figures.Round2(max(0, time.Since(win.End).Seconds()))
 	return snapshotOut{Snapshot: snap, CPUWindow: win}, nil
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/sampler"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -52,7 +52,7 @@ func TestSnapshotFromSampler(t *testing.T) {
 	if w.Start.Before(kept.Start) || w.End.Sub(w.Start).Seconds() < 0.09 || w.AgeSeconds < 0 {
 		t.Errorf("second call: window %+v; the sampler's was %v-%v", w, kept.Start, kept.End)
 	}
-	if next.CPUPercent != num.Round1(next.CPUPercent) || next.CPUPercent < 0 || next.CPUPercent > 100 || next.MemTotalMB == 0 {
+	if next.CPUPercent != figures.Round1(next.CPUPercent) || next.CPUPercent < 0 || next.CPUPercent > 100 || next.MemTotalMB == 0 {
 		t.Errorf("implausible snapshot: %+v", next.Snapshot)
 	}
 }

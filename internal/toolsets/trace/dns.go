@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -87,25 +87,25 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 	}
 	d := seconds(in.DurationSeconds, 10)
 	pid := uint32(max(in.PID, 0))
-	progs := together(progress(ctx, call, d, "tracing DNS lookups"), 2)
+	progs := together(call.Elapsed(ctx, d, "tracing DNS lookups"), 2)
 	start := clock()
 	wireCtx, stopWire := context.WithCancel(ctx)
 	defer stopWire()
 	var wg sync.WaitGroup
 	wire := newCollectWire(s.host, start)
-	var wireRes ebpf.DNSWireResult
+	var wireRes bpfprog.DNSWireResult
 	var wireErr error
 	wg.Go(func() {
-		wireRes, wireErr = ebpf.DNSWire(wireCtx, d, pid, progs[1], wire.add)
+		wireRes, wireErr = bpfprog.DNSWire(wireCtx, d, pid, progs[1], wire.add)
 		if wireErr != nil {
 			progs[1](0) // so the C library's trace still reports it is attached
 		}
 	})
 	libc := newCollectLookups(start)
-	res, err := ebpf.DNSLatency(ctx, s.host, d, pid, progs[0], libc.add)
+	res, err := bpfprog.DNSLatency(ctx, s.host, d, pid, progs[0], libc.add)
 	libcRan := err == nil
 	switch {
-	case errors.Is(err, ebpf.ErrNoLibc):
+	case errors.Is(err, bpfprog.ErrNoLibc):
 		progs[0](0) // nothing to attach: the wire trace goes on alone
 		call.Warn("%v: only the queries on the wire are traced", err)
 		err = nil
@@ -148,7 +148,7 @@ func (s *Set) handleDNS(ctx context.Context, call *tool.Call, in dnsIn) (dnsOut,
 
 // hostTable turns the kernel's counts (one per process, function, result
 // and name) into a row per name and process, most lookups first.
-func hostTable(host *hostinfo.Host, res ebpf.DNSResult) []dnsHost {
+func hostTable(host *hostinfo.Host, res bpfprog.DNSResult) []dnsHost {
 	type key struct {
 		host string
 		pid  uint32
@@ -173,7 +173,7 @@ func hostTable(host *hostinfo.Host, res ebpf.DNSResult) []dnsHost {
 	}
 	out := make([]dnsHost, 0, len(rows))
 	for _, r := range rows {
-		r.AvgMS = num.Round3(r.AvgMS / float64(max(r.Count, 1)))
+		r.AvgMS = figures.Round3(r.AvgMS / float64(max(r.Count, 1)))
 		out = append(out, *r)
 	}
 	slices.SortFunc(out, func(a, b dnsHost) int {
@@ -187,7 +187,7 @@ var eaiNames = map[int32]string{-1: "EAI_BADFLAGS", -2: "EAI_NONAME", -3: "EAI_A
 	-6: "EAI_FAMILY", -7: "EAI_SOCKTYPE", -8: "EAI_SERVICE", -9: "EAI_ADDRFAMILY", -10: "EAI_MEMORY", -11: "EAI_SYSTEM", -12: "EAI_OVERFLOW"}
 
 // lookupError names why a lookup failed.
-func lookupError(h ebpf.HostCount) string {
+func lookupError(h bpfprog.HostCount) string {
 	if h.Func != "getaddrinfo" {
 		return "NULL"
 	}
@@ -212,7 +212,7 @@ func newCollectLookups(start time.Duration) *collectLookups {
 	return &collectLookups{start: start, rows: newSample[dnsRow](maxRecords)}
 }
 
-func (c *collectLookups) add(l ebpf.DNSLookup) {
+func (c *collectLookups) add(l bpfprog.DNSLookup) {
 	ok := l.Ret == 0
 	if l.Func != "getaddrinfo" {
 		ok = l.Ret != 0 // gethostbyname returns a pointer, NULL on failure

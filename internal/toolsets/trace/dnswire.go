@@ -5,9 +5,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // dnsWire is perf_dns_latency's view of the queries on the wire.
@@ -76,7 +76,7 @@ func newCollectWire(host *hostinfo.Host, start time.Duration) *collectWire {
 // maxNames bounds the names collectWire counts.
 const maxNames = 100_000
 
-func (c *collectWire) add(q ebpf.DNSQuery) {
+func (c *collectWire) add(q bpfprog.DNSQuery) {
 	n := c.names[q.Name]
 	if n == nil && len(c.names) < maxNames {
 		n = &wireName{Name: q.Name}
@@ -107,15 +107,15 @@ func (c *collectWire) add(q ebpf.DNSQuery) {
 
 // result fills w with the queries left unanswered and the kernel's counts,
 // and returns the cuts fitAnswer may make to its lists.
-func (c *collectWire) result(w *dnsWire, res ebpf.DNSWireResult) (records, tables []cut) {
+func (c *collectWire) result(w *dnsWire, res bpfprog.DNSWireResult) (records, tables []cut) {
 	for _, q := range res.Unanswered {
 		c.add(q)
 	}
-	*w = dnsWire{Mechanism: ebpf.DNSWireMechanism, Lost: res.Lost, NotInTables: res.Unkeyed}
+	*w = dnsWire{Mechanism: bpfprog.DNSWireMechanism, Lost: res.Lost, NotInTables: res.Unkeyed}
 	procs := make([]wireProcess, 0, len(res.Procs))
 	for _, p := range res.Procs {
 		row := wireProcess{PID: p.PID, Comm: res.Names.Of(c.host, p.PID), Sent: p.Sent, Unanswered: p.Sent - min(p.Answered, p.Sent), Errors: p.Errors,
-			AvgMS: num.Round3(ms(p.TotalLatency) / float64(max(p.Answered, 1))), MaxMS: ms(p.MaxLatency)}
+			AvgMS: figures.Round3(ms(p.TotalLatency) / float64(max(p.Answered, 1))), MaxMS: ms(p.MaxLatency)}
 		w.Total += row.Sent
 		w.Unanswered += row.Unanswered
 		w.Errors += row.Errors
@@ -129,7 +129,7 @@ func (c *collectWire) result(w *dnsWire, res ebpf.DNSWireResult) (records, table
 	names := make([]wireName, 0, len(c.names))
 	for _, n := range c.names {
 		if answered := n.Count - n.Unanswered; answered > 0 {
-			n.AvgMS = num.Round3(n.AvgMS / float64(answered))
+			n.AvgMS = figures.Round3(n.AvgMS / float64(answered))
 		}
 		names = append(names, *n)
 	}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -87,7 +87,7 @@ func (s *Set) handleExec(ctx context.Context, call *tool.Call, in execIn) (execO
 	d := seconds(in.DurationSeconds, 10)
 	start := clock()
 	records := newSample[execRow](maxRecords)
-	res, err := ebpf.ExecTrace(ctx, d, cmp.Or(in.MaxArgs, ebpf.MaxExecArgs), progress(ctx, call, d, "tracing execs"), func(e ebpf.ExecEvent) {
+	res, err := bpfprog.ExecTrace(ctx, d, cmp.Or(in.MaxArgs, bpfprog.MaxExecArgs), call.Elapsed(ctx, d, "tracing execs"), func(e bpfprog.ExecEvent) {
 		if !wanted(e.PPID, e.UID, e.Ret != 0, e.Comm, e.Filename) {
 			return
 		}
@@ -103,7 +103,7 @@ func (s *Set) handleExec(ctx context.Context, call *tool.Call, in execIn) (execO
 	if err != nil {
 		return execOut{}, tool.Failed(err)
 	}
-	out := execOut{Mechanism: ebpf.ExecMechanism, Lost: res.Lost, NotInTables: res.Unkeyed}
+	out := execOut{Mechanism: bpfprog.ExecMechanism, Lost: res.Lost, NotInTables: res.Unkeyed}
 	type key struct {
 		filename string
 		ppid     uint32

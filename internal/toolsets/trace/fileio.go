@@ -5,11 +5,10 @@ import (
 	"slices"
 	"time"
 
-	"golang.org/x/sys/unix"
-
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
+	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // slowRow is one read or write at least min_latency_ms long.
@@ -36,13 +35,13 @@ func newCollectSlow(start time.Duration) *collectSlow {
 	return &collectSlow{start: start, rows: newSample[slowRow](maxRecords)}
 }
 
-func (c *collectSlow) add(s ebpf.SlowIO) {
+func (c *collectSlow) add(s bpfprog.SlowIO) {
 	op := "read"
 	if s.Write {
 		op = "write"
 	}
 	row := slowRow{Time: relSeconds(s.Time, c.start), PID: s.PID, Comm: s.Comm, Op: op, File: s.File, Path: s.Path,
-		FileType: fileType(s.Mode), LatencyMS: ms(s.Latency), Error: errnoName(s.Ret)}
+		FileType: fsroot.TypeOfStat(s.Mode).Noun(), LatencyMS: ms(s.Latency), Error: errnoName(s.Ret)}
 	if s.Ret >= 0 {
 		row.Bytes = s.Ret
 	}
@@ -71,7 +70,7 @@ type ioCounts struct {
 	MaxMS   float64           `json:"max_ms"`
 }
 
-func (c *ioCounts) add(f ebpf.FileCount) {
+func (c *ioCounts) add(f bpfprog.FileCount) {
 	if f.Write {
 		c.Writes += f.Calls
 	} else {
@@ -112,7 +111,7 @@ type procIORow struct {
 func named(host *hostinfo.Host, rows []fileIORow) {
 	for i := range rows {
 		if r := &rows[i]; r.Path == "" {
-			r.Path = ebpf.FDPath(host, r.pid, r.fd, r.File)
+			r.Path = bpfprog.FDPath(host, r.pid, r.fd, r.File)
 		}
 	}
 }
@@ -122,7 +121,7 @@ const ioOrder = "time spent in calls"
 
 // ioTables sums the kernel's counts (one per process, operation, errno and
 // file) by file and by process, most time first.
-func ioTables(host *hostinfo.Host, res ebpf.FileIOResult) ([]fileIORow, []procIORow) {
+func ioTables(host *hostinfo.Host, res bpfprog.FileIOResult) ([]fileIORow, []procIORow) {
 	type fileID struct {
 		dev uint32
 		ino uint64
@@ -132,7 +131,7 @@ func ioTables(host *hostinfo.Host, res ebpf.FileIOResult) ([]fileIORow, []procIO
 	for _, f := range res.Files {
 		fr := files[fileID{f.Dev, f.Ino}]
 		if fr == nil {
-			fr = &fileIORow{File: f.Name, FileType: fileType(f.Mode)}
+			fr = &fileIORow{File: f.Name, FileType: fsroot.TypeOfStat(f.Mode).Noun()}
 			files[fileID{f.Dev, f.Ino}] = fr
 		}
 		if fr.Path == "" {
@@ -148,7 +147,7 @@ func ioTables(host *hostinfo.Host, res ebpf.FileIOResult) ([]fileIORow, []procIO
 	}
 	fileRows := make([]fileIORow, 0, len(files))
 	for _, r := range files {
-		r.TotalMS = num.Round3(r.TotalMS)
+		r.TotalMS = figures.Round3(r.TotalMS)
 		fileRows = append(fileRows, *r)
 	}
 	slices.SortFunc(fileRows, func(a, b fileIORow) int {
@@ -156,27 +155,9 @@ func ioTables(host *hostinfo.Host, res ebpf.FileIOResult) ([]fileIORow, []procIO
 	})
 	procRows := make([]procIORow, 0, len(procs))
 	for _, r := range procs {
-		r.TotalMS = num.Round3(r.TotalMS)
+		r.TotalMS = figures.Round3(r.TotalMS)
 		procRows = append(procRows, *r)
 	}
 	slices.SortFunc(procRows, func(a, b procIORow) int { return cmp.Or(cmp.Compare(b.TotalMS, a.TotalMS), cmp.Compare(a.PID, b.PID)) })
 	return fileRows, procRows
-}
-
-func fileType(mode uint32) string {
-	switch mode & unix.S_IFMT {
-	case unix.S_IFREG:
-		return "file"
-	case unix.S_IFSOCK:
-		return "socket"
-	case unix.S_IFIFO:
-		return "pipe"
-	case unix.S_IFCHR:
-		return "char device"
-	case unix.S_IFBLK:
-		return "block device"
-	case unix.S_IFDIR:
-		return "directory"
-	}
-	return "other"
 }

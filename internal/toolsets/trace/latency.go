@@ -6,8 +6,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
 )
@@ -24,11 +24,11 @@ type bioIn struct {
 }
 
 type histOut struct {
-	Mechanism     string              `json:"mechanism" jsonschema:"the attach points used"`
-	Unit          string              `json:"unit" jsonschema:"us or ms: the unit of bucket bounds and percentiles"`
-	HistogramType string              `json:"histogram_type"`
-	Total         uint64              `json:"total" jsonschema:"events measured"`
-	Histograms    []profile.Histogram `json:"histograms" jsonschema:"one per device with per_device, else one (all, a device or a pid); percentiles are bucket upper bounds"`
+	Mechanism     string             `json:"mechanism" jsonschema:"the attach points used"`
+	Unit          string             `json:"unit" jsonschema:"us or ms: the unit of bucket bounds and percentiles"`
+	HistogramType string             `json:"histogram_type"`
+	Total         uint64             `json:"total" jsonschema:"events measured"`
+	Histograms    []stacks.Histogram `json:"histograms" jsonschema:"one per device with per_device, else one (all, a device or a pid); percentiles are bucket upper bounds"`
 }
 
 func (s *Set) bioLatency() *tool.Def {
@@ -69,8 +69,8 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 				WithSuggestion("Use one of: %v (or major:minor).", known)
 		}
 	}
-	o := ebpf.BioOptions{Queued: in.Queued, UnitNS: 1000}
-	out := histOut{Mechanism: ebpf.BioMechanism(in.Queued), Unit: "us", HistogramType: "log2"}
+	o := bpfprog.BioOptions{Queued: in.Queued, UnitNS: 1000}
+	out := histOut{Mechanism: bpfprog.BioMechanism(in.Queued), Unit: "us", HistogramType: "log2"}
 	if in.Milliseconds || in.HistogramType == "linear" {
 		o.UnitNS, out.Unit = 1_000_000, "ms"
 	}
@@ -81,11 +81,11 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 		}
 	}
 	d := seconds(in.DurationSeconds, 5)
-	byDev, err := ebpf.BioLatency(ctx, d, o, progress(ctx, call, d, "tracing block requests"))
+	byDev, err := bpfprog.BioLatency(ctx, d, o, call.Elapsed(ctx, d, "tracing block requests"))
 	if err != nil {
 		return histOut{}, tool.Failed(err)
 	}
-	var all ebpf.Slots
+	var all bpfprog.Slots
 	devs := make([]uint32, 0, len(byDev))
 	for dev := range byDev {
 		if want == 0 || dev == want {
@@ -104,7 +104,7 @@ func (s *Set) handleBio(ctx context.Context, call *tool.Call, in bioIn) (histOut
 		if want != 0 {
 			key = devName(names, want)
 		}
-		out.Histograms = []profile.Histogram{all.Histogram(key, o.LinearWidth)}
+		out.Histograms = []stacks.Histogram{all.Histogram(key, o.LinearWidth)}
 	}
 	for _, h := range out.Histograms {
 		out.Total += h.Count

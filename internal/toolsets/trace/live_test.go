@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf/ebpftest"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/bpfprog/bpfprogtest"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
@@ -25,7 +25,7 @@ import (
 
 func newSet(t *testing.T) *Set {
 	t.Helper()
-	ebpftest.Require(t)
+	bpfprogtest.Require(t)
 	return New(nil)
 }
 
@@ -67,7 +67,7 @@ func TestBioLatencyLive(t *testing.T) {
 	if out.Unit != "ms" || out.HistogramType != "linear" || out.Total < 20 || len(out.Histograms) == 0 {
 		t.Fatalf("%+v", out)
 	}
-	busiest := slices.MaxFunc(out.Histograms, func(a, b profile.Histogram) int { return int(a.Count) - int(b.Count) })
+	busiest := slices.MaxFunc(out.Histograms, func(a, b stacks.Histogram) int { return int(a.Count) - int(b.Count) })
 	if b := busiest.Buckets[0]; b.Max-b.Min != 4 || b.Min%5 != 0 {
 		t.Fatalf("linear buckets of 5 ms: %+v", busiest.Buckets)
 	}

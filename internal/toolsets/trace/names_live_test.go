@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
@@ -108,7 +108,7 @@ func TestFileOpsNameAfterExecLive(t *testing.T) {
 	var once sync.Once
 	started := func(time.Duration) { once.Do(func() { go func() { pid <- run() }() }) }
 	ops := newCollectOps(hostinfo.New(hostinfo.Roots{}), clock(), false)
-	res, err := ebpf.FileOps(context.Background(), 2*time.Second, ebpf.FileOpsOptions{}, started, ops.add)
+	res, err := bpfprog.FileOps(context.Background(), 2*time.Second, bpfprog.FileOpsOptions{}, started, ops.add)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -82,11 +82,11 @@ func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut,
 	mode := cmp.Or(in.Mode, "lifecycle")
 	lifecycle := mode == "lifecycle"
 	d := seconds(in.DurationSeconds, 10)
-	out := tcpOut{Mechanism: ebpf.TCPMechanism, Mode: mode}
+	out := tcpOut{Mechanism: bpfprog.TCPMechanism, Mode: mode}
 	start := clock()
 	records := newSample[tcpRow](maxRecords)
-	o := ebpf.TCPOptions{Lifecycle: lifecycle, TGID: uint32(max(in.PID, 0)), LocalPort: uint16(in.LocalPort), RemotePort: uint16(in.RemotePort)}
-	res, err := ebpf.TCPTrace(ctx, d, o, progress(ctx, call, d, "tracing TCP"), func(e ebpf.TCPEvent) {
+	o := bpfprog.TCPOptions{Lifecycle: lifecycle, TGID: uint32(max(in.PID, 0)), LocalPort: uint16(in.LocalPort), RemotePort: uint16(in.RemotePort)}
+	res, err := bpfprog.TCPTrace(ctx, d, o, call.Elapsed(ctx, d, "tracing TCP"), func(e bpfprog.TCPEvent) {
 		row := tcpRow{Time: relSeconds(e.Time, start), PID: e.PID, Comm: e.Comm,
 			LocalAddr: e.Local.Addr().String(), LocalPort: e.Local.Port(), RemoteAddr: e.Remote.Addr().String(), RemotePort: e.Remote.Port()}
 		if lifecycle {
@@ -129,7 +129,7 @@ func (s *Set) handleTCP(ctx context.Context, call *tool.Call, in tcpIn) (tcpOut,
 }
 
 // peerTable turns the kernel's counts into rows, most connections first.
-func peerTable(host *hostinfo.Host, res ebpf.TCPResult, lifecycle bool) []peerRow {
+func peerTable(host *hostinfo.Host, res bpfprog.TCPResult, lifecycle bool) []peerRow {
 	rows := make([]peerRow, 0, len(res.Peers))
 	for _, p := range res.Peers {
 		r := peerRow{PID: p.PID, Comm: res.Names.Of(host, p.PID), RemoteAddr: p.Remote.String(), RemotePort: p.RemotePort, LocalPort: p.LocalPort, Count: p.Count}

@@ -10,10 +10,10 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
 	"github.com/hostmcp/hostmcp/internal/kernelpath"
-	"github.com/hostmcp/hostmcp/internal/num"
 )
 
 // openRow is one open, as its record tells it.
@@ -64,7 +64,7 @@ type collectOps struct {
 	allPaths bool
 	opens    *sample[openRow]
 	resolved map[relPath]string
-	created  map[string]ebpf.FileOp
+	created  map[string]bpfprog.FileOp
 	lives    *sample[lifeRow]
 }
 
@@ -77,10 +77,10 @@ type relPath struct {
 
 func newCollectOps(host *hostinfo.Host, start time.Duration, allPaths bool) *collectOps {
 	return &collectOps{host: host, start: start, allPaths: allPaths, opens: newSample[openRow](maxRecords),
-		resolved: map[relPath]string{}, created: map[string]ebpf.FileOp{}, lives: newSample[lifeRow](maxRecords)}
+		resolved: map[relPath]string{}, created: map[string]bpfprog.FileOp{}, lives: newSample[lifeRow](maxRecords)}
 }
 
-func (c *collectOps) add(op ebpf.FileOp) {
+func (c *collectOps) add(op bpfprog.FileOp) {
 	op.Path = c.absolute(op.PID, op.DirFD, op.Path, true)
 	if op.Unlink {
 		c.unlinked(op)
@@ -104,7 +104,7 @@ func (c *collectOps) add(op ebpf.FileOp) {
 }
 
 // unlinked pairs a successful unlink with the file's creation.
-func (c *collectOps) unlinked(op ebpf.FileOp) {
+func (c *collectOps) unlinked(op bpfprog.FileOp) {
 	if op.Ret < 0 {
 		return
 	}
@@ -166,7 +166,7 @@ type opsTotals struct {
 // and path, into a row per process and path, failures first. Opens of
 // relative paths that resolve into /proc, /sys or /dev are left out (as
 // the kernel leaves out absolute ones) and taken off the totals.
-func (c *collectOps) pathTable(res ebpf.FileOpsResult) ([]pathRow, opsTotals) {
+func (c *collectOps) pathTable(res bpfprog.FileOpsResult) ([]pathRow, opsTotals) {
 	t := opsTotals{opens: res.Opens.Calls, failed: res.Opens.Failed, unkeyed: res.Opens.Unkeyed + res.Unlinks.Unkeyed}
 	type key struct {
 		pid    uint32
@@ -205,7 +205,7 @@ func (c *collectOps) pathTable(res ebpf.FileOpsResult) ([]pathRow, opsTotals) {
 	}
 	out := make([]pathRow, 0, len(rows))
 	for _, r := range rows {
-		r.TotalMS = num.Round3(r.TotalMS)
+		r.TotalMS = figures.Round3(r.TotalMS)
 		out = append(out, *r)
 	}
 	slices.SortFunc(out, func(a, b pathRow) int {

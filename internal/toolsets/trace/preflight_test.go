@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/tool/tooltest"
 )
@@ -16,7 +16,7 @@ import (
 // the procfs tool to use where there is one.
 func TestWithoutEBPF(t *testing.T) {
 	s := New(nil)
-	s.supported = func() error { return fmt.Errorf("the kernel has no BTF: %w", ebpf.ErrNotSupported) }
+	s.supported = func() error { return fmt.Errorf("the kernel has no BTF: %w", bpfprog.ErrNotSupported) }
 	fallbacks := map[string]string{"perf_bio_latency": "perf_io_latency", "perf_runq_latency": "perf_sched_latency", "perf_tcp_trace": "perf_net_health"}
 	for _, d := range s.Toolset().Tools {
 		start := time.Now()

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
-	"github.com/hostmcp/hostmcp/internal/num"
-	"github.com/hostmcp/hostmcp/internal/profile"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
+	"github.com/hostmcp/hostmcp/internal/stacks"
 	"github.com/hostmcp/hostmcp/internal/tool"
 	"github.com/hostmcp/hostmcp/internal/view"
 )
@@ -67,12 +67,12 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 		return runqOut{}, err
 	}
 	d := seconds(in.DurationSeconds, 5)
-	o := ebpf.RunqOptions{TGID: uint32(in.PID), PerProcess: in.PerProcess, Host: s.host}
-	res, err := ebpf.RunqLatency(ctx, d, o, progress(ctx, call, d, "tracing the run queues"))
+	o := bpfprog.RunqOptions{TGID: uint32(in.PID), PerProcess: in.PerProcess, Host: s.host}
+	res, err := bpfprog.RunqLatency(ctx, d, o, call.Elapsed(ctx, d, "tracing the run queues"))
 	if err != nil {
 		return runqOut{}, tool.Failed(err)
 	}
-	var all ebpf.Slots
+	var all bpfprog.Slots
 	var totalUS uint64
 	procs := make([]runqProcess, 0, len(res.Hists))
 	for _, h := range res.Hists {
@@ -81,7 +81,7 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 		if in.PerProcess {
 			ph := h.Slots.Histogram("", 0)
 			procs = append(procs, runqProcess{PID: h.TGID, Comm: h.Comm, Waits: ph.Count,
-				TotalWaitMS: num.Round3(float64(h.TotalUS) / 1000), P50US: ph.P50, P99US: ph.P99, MaxUS: ph.Max})
+				TotalWaitMS: figures.Round3(float64(h.TotalUS) / 1000), P50US: ph.P50, P99US: ph.P99, MaxUS: ph.Max})
 		}
 	}
 	key := "all"
@@ -90,8 +90,8 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 	}
 	hist := all.Histogram(key, 0)
 	out := runqOut{
-		histOut:     histOut{Mechanism: ebpf.RunqMechanism, Unit: "us", HistogramType: "log2", Total: hist.Count, Histograms: []profile.Histogram{hist}},
-		TotalWaitMS: num.Round3(float64(totalUS) / 1000),
+		histOut:     histOut{Mechanism: bpfprog.RunqMechanism, Unit: "us", HistogramType: "log2", Total: hist.Count, Histograms: []stacks.Histogram{hist}},
+		TotalWaitMS: figures.Round3(float64(totalUS) / 1000),
 		NotInTables: res.Unkeyed,
 	}
 	var tables []cut
@@ -104,7 +104,7 @@ func (s *Set) handleRunq(ctx context.Context, call *tool.Call, in runqIn) (runqO
 		tables = append(tables, head(&out.Processes, len(procs), "total wait", out.ProcessesOf))
 	}
 	if res.Unkeyed > 0 {
-		call.Warn("more than %d processes waited: %d waits of those seen after the first %d are in no histogram; trace one pid or a shorter duration", ebpf.RunqMaxProcesses, res.Unkeyed, ebpf.RunqMaxProcesses)
+		call.Warn("more than %d processes waited: %d waits of those seen after the first %d are in no histogram; trace one pid or a shorter duration", bpfprog.RunqMaxProcesses, res.Unkeyed, bpfprog.RunqMaxProcesses)
 	}
 	if hist.Count == 0 && in.PID != 0 {
 		call.Warn("pid %d never waited in a run queue during the trace: it slept throughout (or exited)", in.PID)

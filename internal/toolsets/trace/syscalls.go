@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
-	"github.com/hostmcp/hostmcp/internal/num"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -70,19 +70,19 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		call.Warn("comm %q is longer than the kernel keeps (15 bytes): matching on %q", tool.Clip(in.Comm), in.Comm[:15])
 	}
 	d := seconds(in.DurationSeconds, 10)
-	o := ebpf.SyscountOptions{TGID: uint32(max(in.PID, 0)), Comm: in.Comm, ErrorsOnly: in.IncludeErrors, Latency: in.IncludeLatency, Host: s.host}
-	c, err := ebpf.CountSyscalls(ctx, d, o, progress(ctx, call, d, "counting system calls"))
+	o := bpfprog.SyscountOptions{TGID: uint32(max(in.PID, 0)), Comm: in.Comm, ErrorsOnly: in.IncludeErrors, Latency: in.IncludeLatency, Host: s.host}
+	c, err := bpfprog.CountSyscalls(ctx, d, o, call.Elapsed(ctx, d, "counting system calls"))
 	if err != nil {
 		return syscountOut{}, tool.Failed(err)
 	}
 	top := cmp.Or(in.TopN, 20)
-	out := syscountOut{Mechanism: ebpf.SyscountMechanism, OnlyErrors: in.IncludeErrors, NotInTables: c.Unkeyed}
+	out := syscountOut{Mechanism: bpfprog.SyscountMechanism, OnlyErrors: in.IncludeErrors, NotInTables: c.Unkeyed}
 	for nr, st := range c.ByNumber {
 		out.TotalCalls += st.Count
 		out.TotalErrors += st.Errors
-		row := syscallRow{Name: ebpf.SyscallName(nr), Count: st.Count, Errors: st.Errors}
+		row := syscallRow{Name: bpfprog.SyscallName(nr), Count: st.Count, Errors: st.Errors}
 		if in.IncludeLatency {
-			total, avg := ms(time.Duration(st.TotalNS)), num.Round3(float64(st.TotalNS)/float64(max(st.Count, 1))/1000)
+			total, avg := ms(time.Duration(st.TotalNS)), figures.Round3(float64(st.TotalNS)/float64(max(st.Count, 1))/1000)
 			row.TotalMS, row.AvgUS = &total, &avg
 		}
 		out.Syscalls = append(out.Syscalls, row)
@@ -108,7 +108,7 @@ func (s *Set) handleSyscount(ctx context.Context, call *tool.Call, in syscountIn
 		out.Processes, out.ProcessesOf = out.Processes[:min(top, nprocs)], &listed{}
 		tables = append(tables, head(&out.Processes, nprocs, "count", out.ProcessesOf))
 	}
-	out.CallsPerSec = num.Round3(float64(out.TotalCalls) / d.Seconds())
+	out.CallsPerSec = figures.Round3(float64(out.TotalCalls) / d.Seconds())
 	fitAnswer(&out, call.DataBudget(), nil, tables)
 	return out, nil
 }

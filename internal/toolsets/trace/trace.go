@@ -1,21 +1,20 @@
 // Package trace is the eBPF toolset of spec 000 tier 3: block and run
 // queue latency, syscalls, execs, TCP, files, DNS and VFS latency, traced
-// by hostmcp's own CO-RE programs (internal/ebpf) with no BCC, bpftrace or
+// by hostmcp's own CO-RE programs (internal/bpfprog) with no BCC, bpftrace or
 // compiler at run time, and answered as typed data: histograms with
 // percentiles, event records, top-N tables.
 package trace
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
 
-	"github.com/hostmcp/hostmcp/internal/ebpf"
+	"github.com/hostmcp/hostmcp/internal/bpfprog"
+	"github.com/hostmcp/hostmcp/internal/figures"
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/num"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -24,7 +23,7 @@ type Set struct {
 	// host names the processes, descriptors and disks the programs
 	// report by number.
 	host *hostinfo.Host
-	// supported is ebpf.Supported; a test gives another to play a host
+	// supported is bpfprog.Supported; a test gives another to play a host
 	// without eBPF.
 	supported func() error
 }
@@ -35,7 +34,7 @@ func New(host *hostinfo.Host) *Set {
 	if host == nil {
 		host = hostinfo.New(hostinfo.Roots{})
 	}
-	return &Set{host: host, supported: ebpf.Supported}
+	return &Set{host: host, supported: bpfprog.Supported}
 }
 
 // Toolset lists the eBPF tracing tools.
@@ -67,21 +66,14 @@ func (s *Set) preflight(fallback string) error {
 	return nil
 }
 
-// progress reports a trace's elapsed time against its duration.
-func progress(ctx context.Context, call *tool.Call, d time.Duration, what string) ebpf.Progress {
-	return func(el time.Duration) {
-		call.Progress(ctx, float64(min(el, d).Milliseconds()), float64(d.Milliseconds()), what)
-	}
-}
-
 // together splits progress between n traces run side by side. The first
 // report, "attached", goes out only once every trace has attached, so that a
 // workload started on it is seen by all of them; the elapsed-time reports
 // after it come from the first trace alone.
-func together(p ebpf.Progress, n int) []ebpf.Progress {
+func together(p bpfprog.Progress, n int) []bpfprog.Progress {
 	var mu sync.Mutex
 	attached := 0
-	parts := make([]ebpf.Progress, n)
+	parts := make([]bpfprog.Progress, n)
 	for i := range parts {
 		first := true
 		parts[i] = func(elapsed time.Duration) {
@@ -117,9 +109,9 @@ func clock() time.Duration {
 	return time.Duration(ts.Nano())
 }
 
-func relSeconds(t, start time.Duration) float64 { return num.Round3((t - start).Seconds()) }
+func relSeconds(t, start time.Duration) float64 { return figures.Round3((t - start).Seconds()) }
 
-func ms(d time.Duration) float64 { return num.Round3(float64(d) / float64(time.Millisecond)) }
+func ms(d time.Duration) float64 { return figures.Round3(float64(d) / float64(time.Millisecond)) }
 
 // errnoName is "ENOENT" for -2.
 func errnoName(ret int64) string {
