@@ -31,7 +31,8 @@ func (s *Server) buildMCP() *mcp.Server {
 	addPrompts(srv)
 	s.addResources(srv)
 	s.addView(srv)
-	srv.AddReceivingMiddleware(s.awaitTools) // last, so outermost
+	srv.AddReceivingMiddleware(s.awaitTools)
+	srv.AddReceivingMiddleware(newIdleTrim().middleware) // last, so outermost: it sees every request
 	return srv
 }
 
