@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
 // Encoding a tool's result once. A tools/call result holds the envelope
@@ -15,17 +13,29 @@ import (
 // encodes it through nested json.Marshalers (the text content's, the
 // result's, the JSON-RPC message's), and encoding/json compacts, byte by
 // byte, the output of every Marshaler it meets: the envelope was scanned
-// four times after the tool had encoded it, a quarter of the server's CPU
-// for a 200-line fs_read over stdio (issue 20 point 2, bench/RESULTS.md).
-// encodedCallResult builds the same JSON with the envelope copied as it is
-// and escaped once; encoding/json still checks the whole once, and the
-// stdio transport writes the response around it without a further pass
-// (rawResponseConn).
+// four times after the tool had encoded it, the text among them escaped
+// (a quarter of the server's CPU for a 200-line fs_read over stdio, issue
+// 20 point 2, bench/RESULTS.md). callResult is the same result as a plain
+// struct, which encoding/json writes field by field: the text escaped once,
+// the structuredContent checked once; and the stdio transport writes the
+// response around it without a further pass (rawResponseConn).
 
-// encodedCallResult is a CallToolResult whose JSON is built by splicing:
-// embedding keeps it an mcp.Result, and every field the SDK reads.
-type encodedCallResult struct {
-	*mcp.CallToolResult
+// callResult is a CallToolResult of the shape spliceable accepts, with the
+// members the SDK writes for it, in its order. Like the project's other
+// result types (eras_shape.go) it is an mcp.Result through ResultBase.
+type callResult struct {
+	mcp.ResultBase
+	Content           []any           `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+	ResultType        string          `json:"resultType,omitempty"`
+}
+
+// textBlock is a text content block without _meta or annotations, as the
+// SDK writes one.
+type textBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
 }
 
 // encodeCallResults is a receiving middleware, outside every one that
@@ -34,17 +44,19 @@ func encodeCallResults(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		if r, ok := res.(*mcp.CallToolResult); ok && err == nil && spliceable(r) {
-			return encodedCallResult{r}, nil
+			if plain, ok := plainResult(r); ok {
+				return plain, nil
+			}
 		}
 		return res, err
 	}
 }
 
-// spliceable reports whether r has the shape MarshalJSON splices: no
-// _meta (which the SDK writes first, before the content), a first content
-// block of plain text, and structuredContent absent or already JSON.
+// spliceable reports whether r has a shape callResult holds whole: no
+// _meta, no input requests, a first content block of plain text, and
+// structuredContent absent or already JSON.
 func spliceable(r *mcp.CallToolResult) bool {
-	if r.Meta != nil || len(r.Content) == 0 {
+	if r.Meta != nil || r.InputRequests != nil || r.RequestState != "" || r.NeedsInput() || len(r.Content) == 0 {
 		return false
 	}
 	t, ok := r.Content[0].(*mcp.TextContent)
@@ -60,46 +72,32 @@ func spliceable(r *mcp.CallToolResult) bool {
 	return false
 }
 
-// The SDK's JSON of a CallToolResult with an empty first text block and,
-// when there is one, structuredContent 0 starts with textMark and holds
-// structuredMark once; the real text and structuredContent go in their
-// place.
-var (
-	textMark       = []byte(`{"content":[{"type":"text","text":""`)
-	structuredMark = []byte(`],"structuredContent":0`)
-)
+// completeMark is the resultType the SDK gives a finished result for a
+// client of 2026-07-28 or later (none for older ones); spliceable has
+// refused a result that needs input.
+var completeMark = []byte(`"resultType":"complete"`)
 
-// MarshalJSON lets the SDK encode the result with the text and the
-// structured content left out (the rest, _meta of links and resultType
-// included, as it always does), then splices them in.
-func (r encodedCallResult) MarshalJSON() ([]byte, error) {
-	skeleton := *r.CallToolResult
-	skeleton.Content = append([]mcp.Content{&mcp.TextContent{}}, r.Content[1:]...)
-	raw, hasStructured := r.StructuredContent.(json.RawMessage)
-	if hasStructured {
-		skeleton.StructuredContent = json.RawMessage("0")
-	}
-	frame, err := skeleton.MarshalJSON()
+// plainResult is r as a callResult. The resultType is not exported: it is
+// read from the SDK's own encoding of r without its content, a few bytes.
+func plainResult(r *mcp.CallToolResult) (*callResult, bool) {
+	bare := *r
+	bare.Content, bare.StructuredContent = nil, nil
+	frame, err := bare.MarshalJSON()
 	if err != nil {
-		return nil, err
+		return nil, false
 	}
-	if !bytes.HasPrefix(frame, textMark) || (hasStructured && bytes.Count(frame, structuredMark) != 1) {
-		return r.CallToolResult.MarshalJSON() // a shape this does not know: the SDK's own way
+	out := &callResult{IsError: r.IsError, Content: make([]any, len(r.Content))}
+	if bytes.Contains(frame, completeMark) {
+		out.ResultType = "complete"
+	} else if bytes.Contains(frame, []byte(`"resultType"`)) {
+		return nil, false // a resultType this does not know: the SDK's way
 	}
-	text, err := tool.MarshalJSON(r.Content[0].(*mcp.TextContent).Text)
-	if err != nil {
-		return nil, err
+	out.Content[0] = textBlock{Type: "text", Text: r.Content[0].(*mcp.TextContent).Text}
+	for i, c := range r.Content[1:] {
+		out.Content[i+1] = c // links and the like: the SDK's own encoding
 	}
-	rest := frame[len(textMark)-len(`""`):]
-	out := make([]byte, 0, len(frame)+len(text)+len(raw))
-	out = append(out, textMark[:len(textMark)-len(`""`)]...)
-	out = append(out, text...)
-	if !hasStructured {
-		return append(out, rest[len(`""`):]...), nil
+	if raw, ok := r.StructuredContent.(json.RawMessage); ok {
+		out.StructuredContent = raw
 	}
-	at := bytes.Index(rest, structuredMark)
-	out = append(out, rest[len(`""`):at]...)
-	out = append(out, structuredMark[:len(structuredMark)-1]...)
-	out = append(out, raw...)
-	return append(out, rest[at+len(structuredMark):]...), nil
+	return out, true
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The spliced encoding is the SDK's, value for value: the same members,
+// callResult's encoding is the SDK's, value for value: the same members,
 // the same text (escaping aside: the SDK also escapes <, > and & in it),
 // the same structuredContent.
 func TestEncodedCallResultIsTheSDKs(t *testing.T) {
@@ -41,7 +41,11 @@ func TestEncodedCallResultIsTheSDKs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := encodedCallResult{tc.res}.MarshalJSON()
+			plain, ok := plainResult(tc.res)
+			if !ok {
+				t.Fatal("plainResult refused it")
+			}
+			got, err := json.Marshal(plain)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,13 +60,13 @@ func TestEncodedCallResultIsTheSDKs(t *testing.T) {
 				t.Fatal(err)
 			}
 			if d := cmp.Diff(w, g); d != "" {
-				t.Errorf("spliced encoding differs from the SDK's (-sdk +spliced):\n%s\nsdk:     %s\nspliced: %s", d, want, got)
+				t.Errorf("callResult's encoding differs from the SDK's (-sdk +callResult):\n%s\nsdk:        %s\ncallResult: %s", d, want, got)
 			}
 		})
 	}
 }
 
-// What the splice does not know goes the SDK's way: results with _meta,
+// What callResult does not hold goes the SDK's way: results with _meta,
 // a first block that is not plain text, structuredContent that is not
 // JSON already.
 func TestEncodeCallResultsLeavesOtherShapes(t *testing.T) {
