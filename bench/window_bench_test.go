@@ -96,6 +96,19 @@ func BenchmarkFsReadWindowDeep(b *testing.B) {
 		loopPairs(b, func() { callTool(b, cs, "fs_read", deepWindow) }, func() { callTool(b, cs, "fs_read", sameLines) })
 		b.ReportMetric(float64(statusKB(b, cmd.Process.Pid, "VmHWM:"))/1024, "server-peak-RSS-MiB")
 	})
+	// With HOSTMCP_BENCH_BEFORE naming another build (the code before a
+	// change), the same repeated read against that build's, interleaved:
+	// ratio is after / before, from one run on a shared machine.
+	if before := os.Getenv("HOSTMCP_BENCH_BEFORE"); before != "" {
+		b.Run("repeat-vs-before", func(b *testing.B) {
+			const unlimited = "[load]\ncalls_per_second = 1000000\nburst = 1000000\n"
+			after, _ := connectConfig(b, root, unlimited)
+			old := connectBinary(b, before, root, unlimited)
+			callTool(b, after, "fs_read", deepWindow)
+			callTool(b, old, "fs_read", deepWindow)
+			loopPairs(b, func() { callTool(b, after, "fs_read", deepWindow) }, func() { callTool(b, old, "fs_read", deepWindow) })
+		})
+	}
 }
 
 // BenchmarkFsReadWindowDeepInServer is the same repeated read as the tool

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // Release is the semantic version of the source tree. A release build may
@@ -27,10 +28,12 @@ type Info struct {
 }
 
 // semver is a semantic version (semver.org 2.0.0), "v" prefix allowed.
-var semver = regexp.MustCompile(`^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+var semver = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+})
 
 // IsSemver reports whether v is a semantic version.
-func IsSemver(v string) bool { return semver.MatchString(v) }
+func IsSemver(v string) bool { return semver().MatchString(v) }
 
 // Read describes this binary. version and commit are what the linker set
 // (-ldflags "-X main.version=v1.2.3 -X main.commit=..."; make build sets the

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -71,8 +72,8 @@ func (c Condition) Always() bool { return c.Fact == Always }
 func (c Condition) String() string { return c.Fact + c.Op + c.Value }
 
 var (
-	factName  = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
-	factValue = regexp.MustCompile(`^[A-Za-z0-9_.:/+-]{1,64}$`)
+	factName  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`) })
+	factValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.:/+-]{1,64}$`) })
 )
 
 // ParseCondition reads a condition: "always", "NAME", "NAME=VALUE" or
@@ -81,16 +82,16 @@ func ParseCondition(s string) (Condition, error) {
 	want := `want "always", a fact ("recursive"), "fact=value" ("signal=KILL") or "fact>number" ("files>5")`
 	i := strings.IndexAny(s, "=>")
 	if i < 0 {
-		if !factName.MatchString(s) {
+		if !factName().MatchString(s) {
 			return Condition{}, fmt.Errorf("%q is not a condition; %s", s, want)
 		}
 		return Condition{Fact: s}, nil
 	}
 	c := Condition{Fact: s[:i], Op: s[i : i+1], Value: s[i+1:]}
 	switch {
-	case !factName.MatchString(c.Fact) || c.Fact == Always:
+	case !factName().MatchString(c.Fact) || c.Fact == Always:
 		return Condition{}, fmt.Errorf("%q: %q is not a fact name (lower case letters, digits, _); %s", s, c.Fact, want)
-	case !factValue.MatchString(c.Value):
+	case !factValue().MatchString(c.Value):
 		return Condition{}, fmt.Errorf("%q: the value %q must be 1 to 64 letters, digits or _.:/+-", s, c.Value)
 	case c.Op == ">":
 		if _, err := strconv.ParseInt(c.Value, 10, 64); err != nil {

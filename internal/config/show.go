@@ -6,14 +6,15 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
 
 // tableLine and keyLine are the shapes of go-toml's output lines.
 var (
-	tableLine = regexp.MustCompile(`^\s*\[\[?([^\]]+)\]\]?\s*$`)
-	keyLine   = regexp.MustCompile(`^(\s*)([A-Za-z0-9_'"\-]+) = `)
+	tableLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\[?([^\]]+)\]\]?\s*$`) })
+	keyLine   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)([A-Za-z0-9_'"\-]+) = `) })
 )
 
 // Show writes c as TOML that Load reads back, each setting followed by a
@@ -30,7 +31,7 @@ func (c *Config) Show(src Sources) ([]byte, error) {
 	sc := bufio.NewScanner(bytes.NewReader(raw))
 	for sc.Scan() {
 		line := sc.Text()
-		if m := tableLine.FindStringSubmatch(line); m != nil {
+		if m := tableLine().FindStringSubmatch(line); m != nil {
 			table = unquoteKey(m[1])
 			if strings.HasPrefix(strings.TrimSpace(line), "[[") {
 				line += "  # " + src.Of(table)
@@ -38,7 +39,7 @@ func (c *Config) Show(src Sources) ([]byte, error) {
 			out.WriteString(strings.TrimLeft(line, " \t") + "\n")
 			continue
 		}
-		if m := keyLine.FindStringSubmatch(line); m != nil {
+		if m := keyLine().FindStringSubmatch(line); m != nil {
 			key := unquoteKey(m[2])
 			if table != "" {
 				key = table + "." + key

@@ -31,7 +31,9 @@ func (s *Server) buildMCP() *mcp.Server {
 	addPrompts(srv)
 	s.addResources(srv)
 	s.addView(srv)
-	srv.AddReceivingMiddleware(s.awaitTools) // last, so outermost
+	srv.AddReceivingMiddleware(encodeCallResults) // outside every middleware that shapes a result
+	srv.AddReceivingMiddleware(s.awaitTools)
+	srv.AddReceivingMiddleware(newIdleTrim().middleware) // last, so outermost: it sees every request
 	return srv
 }
 

@@ -26,13 +26,14 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, ma
 // stdioTransport is the SDK's stdio transport reading through a frameGuard.
 // The SDK's own frame limit stays as a second bound: a message handed on
 // is at most maxMessage bytes and a newline. The responses to requests the
-// client cancelled are not written.
-func stdioTransport(in io.Reader, out io.Writer, maxMessage int) *mcp.IOTransport {
+// client cancelled are not written; the others are written without a
+// second encoding (rawResponseTransport).
+func stdioTransport(in io.Reader, out io.Writer, maxMessage int) mcp.Transport {
 	cancelled := &cancelledCalls{}
 	w := &lockedWriter{w: out, cancelled: cancelled}
 	g := newFrameGuard(bufio.NewReaderSize(in, 64<<10), maxMessage, w)
 	g.cancelled = cancelled
-	return &mcp.IOTransport{Reader: io.NopCloser(g), Writer: w, MaxLineLength: maxMessage + 1}
+	return &rawResponseTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(g), Writer: w, MaxLineLength: maxMessage + 1}, out: w}
 }
 
 // lockedWriter serialises whole-message writes from the SDK and the guard,

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 )
 
@@ -48,13 +49,13 @@ type ArtifactInput struct {
 }
 
 var (
-	artifactIDPattern = regexp.MustCompile(`^A_[0-9]{8}T[0-9]{6}Z_[0-9a-f]{16}$`)
-	extPattern        = regexp.MustCompile(`^[a-z0-9]{1,8}(\.[a-z0-9]{1,8})?$`)
+	artifactIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^A_[0-9]{8}T[0-9]{6}Z_[0-9a-f]{16}$`) })
+	extPattern        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]{1,8}(\.[a-z0-9]{1,8})?$`) })
 )
 
 // ValidArtifactID reports whether id has the shape PutArtifact produces, so
 // callers can refuse anything else before it reaches SQL or the filesystem.
-func ValidArtifactID(id string) bool { return artifactIDPattern.MatchString(id) }
+func ValidArtifactID(id string) bool { return artifactIDPattern().MatchString(id) }
 
 // ArtifactDir is the folder holding artifact files: "artifacts" beside the
 // database, which is in the state directory. It is derived from the open
@@ -74,7 +75,7 @@ func (s *Store) ArtifactDir(ctx context.Context) (string, error) {
 // PutArtifact writes the file (0600, atomically: a temporary name, then a
 // rename) and then its row, so a listed artifact always has its bytes.
 func (s *Store) PutArtifact(ctx context.Context, in ArtifactInput) (Artifact, error) {
-	if !extPattern.MatchString(in.Ext) {
+	if !extPattern().MatchString(in.Ext) {
 		return Artifact{}, fmt.Errorf("storing an artifact: extension %q must be like svg or pb.gz", in.Ext)
 	}
 	dir, err := s.ArtifactDir(ctx)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 )
 
@@ -22,12 +23,12 @@ const maxBaselineBytes = 1 << 20
 // ErrBaselineNotFound is returned for a name no baseline has.
 var ErrBaselineNotFound = errors.New("baseline not found")
 
-var baselineName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var baselineName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // ValidBaselineName reports whether name can name a baseline: 1 to 64
 // letters, digits, '.', '_' or '-', starting with a letter or digit, so it
 // is safe to print, to pass on a command line and to use as a key.
-func ValidBaselineName(name string) bool { return baselineName.MatchString(name) }
+func ValidBaselineName(name string) bool { return baselineName().MatchString(name) }
 
 // Baseline is a named reading of the host kept for later comparison. The
 // store keeps Data as given (JSON of the caller's type) with what says where

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -79,7 +80,7 @@ func checkRecord(r CallRecord) error {
 	if r.Outcome != OutcomeOK && r.Outcome != OutcomeError {
 		return fmt.Errorf("recording a call to %s: outcome must be %q or %q, not %q", r.Tool, OutcomeOK, OutcomeError, r.Outcome)
 	}
-	if !confirmationWord.MatchString(r.Confirmation) {
+	if !confirmationWord().MatchString(r.Confirmation) {
 		return fmt.Errorf("recording a call to %s: confirmation %q is not a lower-case word", r.Tool, r.Confirmation)
 	}
 	return nil
@@ -113,7 +114,7 @@ func (s *Store) insertCalls(ctx context.Context, records []CallRecord) error {
 }
 
 // confirmationWord is what a record's confirmation may hold.
-var confirmationWord = regexp.MustCompile(`^[a-z_]{0,32}$`)
+var confirmationWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_]{0,32}$`) })
 
 // capSummary makes s valid UTF-8 of at most maxArgsSummary characters,
 // marking a cut with an ellipsis.

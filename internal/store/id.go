@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
 // idPattern is the only shape of handle ID the store accepts on read, so
 // whatever an agent sends as an ID never reaches SQL unless it could be one.
-var idPattern = regexp.MustCompile(`^H_[a-z0-9]{1,12}_[0-9]{8}T[0-9]{6}Z_[0-9a-f]{8}$`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^H_[a-z0-9]{1,12}_[0-9]{8}T[0-9]{6}Z_[0-9a-f]{8}$`) })
 
 // idTimeLayout is the timestamp inside an ID: UTC, second precision, so an
 // operator can tell a handle's age at a glance.
@@ -48,5 +49,5 @@ func sanitizeType(typ string) string {
 
 // validID reports whether id has the shape newID produces.
 func validID(id string) bool {
-	return idPattern.MatchString(id)
+	return idPattern().MatchString(id)
 }

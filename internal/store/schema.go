@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 )
 
@@ -78,34 +79,74 @@ var migrations = []string{
 }
 
 // migrate brings the schema to the newest version inside one transaction,
-// so a crash mid-way leaves the previous version intact.
-func (s *Store) migrate(ctx context.Context) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
+// so a crash mid-way leaves the previous version intact. It runs on the
+// store's first connection (see migratingConnector), before database/sql
+// has it, so it speaks to the driver's connection directly.
+func migrate(ctx context.Context, conn driver.Conn) error {
+	c, ok := conn.(interface {
+		driver.ExecerContext
+		driver.QueryerContext
+	})
+	if !ok {
+		return fmt.Errorf("migrating the schema: the driver's connection runs no statements")
+	}
+	exec := func(ctx context.Context, q string) error {
+		_, err := c.ExecContext(ctx, q, nil)
+		return err
+	}
+	// IMMEDIATE, as every write transaction of the store: two servers
+	// sharing a state directory queue on the busy timeout.
+	if err := exec(ctx, `BEGIN IMMEDIATE`); err != nil {
 		return fmt.Errorf("migrating the schema: %w", err)
 	}
-	defer tx.Rollback()
-	var version int
-	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+	committed := false
+	defer func() {
+		if !committed {
+			_ = exec(context.WithoutCancel(ctx), `ROLLBACK`)
+		}
+	}()
+	version, err := userVersion(ctx, c)
+	if err != nil {
 		return fmt.Errorf("reading the schema version: %w", err)
 	}
 	if version > len(migrations) {
-		return fmt.Errorf("the database has schema version %d, newer than this hostmcp knows (%d); use a newer hostmcp or another --state-dir", version, len(migrations))
-	}
-	if version == len(migrations) {
-		return nil
+		return newerSchemaError(version)
 	}
 	for v := version; v < len(migrations); v++ {
-		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+		if err := exec(ctx, migrations[v]); err != nil {
 			return fmt.Errorf("migrating the schema to version %d: %w", v+1, err)
 		}
 	}
-	// PRAGMA takes no bound parameters; the value is our own integer.
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(migrations))); err != nil {
-		return fmt.Errorf("recording the schema version: %w", err)
+	if version < len(migrations) {
+		// PRAGMA takes no bound parameters; the value is our own integer.
+		if err := exec(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, len(migrations))); err != nil {
+			return fmt.Errorf("recording the schema version: %w", err)
+		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := exec(ctx, `COMMIT`); err != nil {
 		return fmt.Errorf("migrating the schema: %w", err)
 	}
+	committed = true
 	return nil
+}
+
+// userVersion reads PRAGMA user_version, the schema version.
+func userVersion(ctx context.Context, c driver.QueryerContext) (int, error) {
+	rows, err := c.QueryContext(ctx, `PRAGMA user_version`, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	v := make([]driver.Value, len(rows.Columns()))
+	if len(v) != 1 {
+		return 0, fmt.Errorf("PRAGMA user_version gave %d columns", len(v))
+	}
+	if err := rows.Next(v); err != nil {
+		return 0, err
+	}
+	n, ok := v[0].(int64)
+	if !ok {
+		return 0, fmt.Errorf("PRAGMA user_version gave %T", v[0])
+	}
+	return int(n), nil
 }

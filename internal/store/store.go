@@ -16,8 +16,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Defaults applied by Open when an Options field is zero.
@@ -49,11 +47,15 @@ type Store struct {
 	now      func() time.Time
 	log      *slog.Logger
 	calls    *callQueue // the background writer of call records
+	// connector opens the database at its first use; see lazy.go.
+	connector *migratingConnector
 }
 
-// Open opens (creating if needed) the database at opts.Path and migrates its
-// schema. The file and its WAL are private to the user (0600): handles hold
-// command output, which can be sensitive.
+// Open prepares the database at opts.Path: it creates the file if needed
+// and refuses what cannot be used (see checkStateFile); the database is
+// opened, and its schema migrated, by the first use (see lazy.go). The file
+// and its WAL are private to the user (0600): handles hold command output,
+// which can be sensitive.
 func Open(ctx context.Context, opts *Options) (*Store, error) {
 	if opts == nil || opts.Path == "" {
 		return nil, fmt.Errorf("opening the store: no database path given")
@@ -87,17 +89,23 @@ func Open(ctx context.Context, opts *Options) (*Store, error) {
 	if err := prepareFile(opts.Path); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", dsn(opts.Path))
+	headerTrusted, err := checkStateFile(opts.Path)
 	if err != nil {
+		return nil, fmt.Errorf("opening the store: %w", err)
+	}
+	if s.connector, err = newMigratingConnector(dsn(opts.Path)); err != nil {
 		return nil, fmt.Errorf("opening the store %s: %w", opts.Path, err)
 	}
+	db := sql.OpenDB(s.connector) // connects, and migrates, at the first use: see lazy.go
 	// A few connections are plenty for SQLite; each one carries its own page cache.
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(4)
 	s.db = db
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("opening the store %s: %w", opts.Path, err)
+	if !headerTrusted {
+		if err := db.PingContext(ctx); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("opening the store %s: %w", opts.Path, err)
+		}
 	}
 	s.calls = newCallQueue(s.insertCalls, s.log)
 	return s, nil

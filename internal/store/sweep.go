@@ -40,12 +40,19 @@ func (s *Store) Sweep(ctx context.Context) (removed int, err error) {
 	return int(expired) + evicted, nil
 }
 
-// RunSweeper sweeps at once (a restart may find a backlog) and then every
-// interval until ctx is done. A failed sweep is logged and retried at the
+// RunSweeper sweeps once the database is opened by its first use (a
+// restart may find a backlog), and then every interval until ctx is done.
+// It does not open the database itself: a store never used keeps SQLite
+// out of memory (see lazy.go). A failed sweep is logged and retried at the
 // next tick: the store keeps working, only its disk use grows meanwhile.
 func (s *Store) RunSweeper(ctx context.Context, every time.Duration) {
 	if every <= 0 {
 		every = DefaultSweepEvery
+	}
+	select {
+	case <-s.Opened():
+	case <-ctx.Done():
+		return
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hostmcp/hostmcp/internal/config"
 )
@@ -205,14 +206,14 @@ func checkFactSpecs(spec Spec) {
 	}
 	seen := map[string]bool{config.Always: true}
 	for _, f := range spec.Facts {
-		if !factName.MatchString(f.Name) || seen[f.Name] || f.Kind < FactBool || f.Kind > FactString || f.Doc == "" {
+		if !factName().MatchString(f.Name) || seen[f.Name] || f.Kind < FactBool || f.Kind > FactString || f.Doc == "" {
 			panic(fmt.Sprintf("tool %q: fact %+v needs a unique lower-case name other than %q, a kind and a doc", spec.Name, f, config.Always))
 		}
 		seen[f.Name] = true
 	}
 }
 
-var factName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+var factName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`) })
 
 // StateOf digests what a call would affect into a Preview's State: each
 // part as fmt prints it (%v), apart from the next. Tools with much to

@@ -38,9 +38,15 @@ func jsonRuneLen(s string) (encoded, width int) {
 }
 
 // JSONStringLen is the length of s as a JSON string, quotes included.
+// ASCII is measured inline: fs_read measures every line it returns.
 func JSONStringLen(s string) int {
 	n := 2
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			n += int(jsonByteLen[c])
+			i++
+			continue
+		}
 		e, w := jsonRuneLen(s[i:])
 		n += e
 		i += w

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -43,7 +44,7 @@ var execFacts = []tool.Fact{
 const maxProgram = 64 << 10
 
 // errorAt is bpftrace's error position: "stdin:3:12-20: ERROR: message".
-var errorAt = regexp.MustCompile(`(?m)^stdin:(\d+):(\d+)(?:-\d+)?: ERROR: (.*)$`)
+var errorAt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^stdin:(\d+):(\d+)(?:-\d+)?: ERROR: (.*)$`) })
 
 func (s *Set) execProgram() *tool.Def {
 	return tool.New(tool.Spec{
@@ -165,7 +166,7 @@ const maxDump = 16 << 20
 // bpftraceError turns bpftrace's complaint into a tool error, with the
 // position when it gives one.
 func bpftraceError(stderr string) error {
-	if m := errorAt.FindStringSubmatch(stderr); m != nil {
+	if m := errorAt().FindStringSubmatch(stderr); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
 		return tool.Errorf(tool.InvalidArgument, "line %d, column %d: %s", line, col, tool.Clip(m[3])).

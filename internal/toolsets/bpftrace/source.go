@@ -3,6 +3,7 @@ package bpftrace
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -27,14 +28,20 @@ import (
 var (
 	// includeLine is the one form of #include accepted: a system header by
 	// a plain relative name, as bpftrace's tools write <linux/sched.h>.
-	includeLine = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*<[A-Za-z0-9_][A-Za-z0-9_./+-]*>[ \t]*$`)
+	includeLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*<[A-Za-z0-9_][A-Za-z0-9_./+-]*>[ \t]*$`)
+	})
 	// defineLine is a constant or a small macro of identifiers, numbers and
 	// operators: no strings, no paths, no comments, no continuation.
-	defineLine = regexp.MustCompile(`^[ \t]*#[ \t]*define[ \t]+[A-Za-z_][A-Za-z0-9_]*(\([A-Za-z0-9_, \t]*\))?([ \t]+` + plainExpr + `)?$`)
+	defineLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[ \t]*#[ \t]*define[ \t]+[A-Za-z_][A-Za-z0-9_]*(\([A-Za-z0-9_, \t]*\))?([ \t]+` + plainExpr + `)?$`)
+	})
 	// conditionalLine is the rest of what bpftrace's own tools write
 	// (#ifndef BPFTRACE_HAVE_BTF ... #endif), conditions being plain
 	// expressions as in defineLine.
-	conditionalLine = regexp.MustCompile(`^[ \t]*#[ \t]*((ifdef|ifndef|undef)[ \t]+[A-Za-z_][A-Za-z0-9_]*|(if|elif)[ \t]+` + plainExpr + `|else|endif)[ \t]*$`)
+	conditionalLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[ \t]*#[ \t]*((ifdef|ifndef|undef)[ \t]+[A-Za-z_][A-Za-z0-9_]*|(if|elif)[ \t]+` + plainExpr + `|else|endif)[ \t]*$`)
+	})
 )
 
 // plainExpr is identifiers, numbers and operators: no quotes, slashes,
@@ -224,8 +231,8 @@ func (sc *scanner) hash() *sourceRefusal {
 	}
 	directive := sc.src[sc.lineStart : sc.i+end]
 	switch {
-	case includeLine.MatchString(directive) && !strings.Contains(directive, ".."):
-	case defineLine.MatchString(directive), conditionalLine.MatchString(directive):
+	case includeLine().MatchString(directive) && !strings.Contains(directive, ".."):
+	case defineLine().MatchString(directive), conditionalLine().MatchString(directive):
 	default:
 		return sc.refuse("a preprocessor directive other than #include <header.h>, #define NAME value and #if/#ifdef/#else/#endif")
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -45,7 +46,7 @@ var writeFacts = []tool.Fact{
 	{Name: "bytes", Kind: tool.FactNumber, Doc: "bytes of content it writes"},
 }
 
-var hexSHA = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var hexSHA = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 // maxDiffBytes bounds a dry run's diff, and maxDiffInput the file it
 // reads to make one.
@@ -65,7 +66,7 @@ func (s *Set) write() *tool.Def {
 }
 
 func (s *Set) handleWrite(ctx context.Context, call *tool.Call, in writeIn) (writeOut, error) {
-	if in.ExpectedSHA256 != "" && !hexSHA.MatchString(in.ExpectedSHA256) {
+	if in.ExpectedSHA256 != "" && !hexSHA().MatchString(in.ExpectedSHA256) {
 		return writeOut{}, tool.Errorf(tool.InvalidArgument, "expected_sha256 must be 64 lowercase hex digits, not %q", tool.Clip(in.ExpectedSHA256))
 	}
 	roots, release, err := s.roots.ForCall(ctx, call)

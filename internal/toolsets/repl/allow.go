@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -55,7 +56,7 @@ func (s *Set) program(argv []string) (name, path string, err error) {
 }
 
 // envKey is a portable variable name.
-var envKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // environ builds a session's environment: execx's scrubbed base (fixed
 // PATH, C.UTF-8 locale), a terminal type, its private HOME and TMPDIR

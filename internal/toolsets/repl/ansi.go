@@ -3,6 +3,7 @@ package repl
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -110,11 +111,11 @@ func complete(b []byte) int {
 // promptRE matches the prompts of common REPLs at the end of their output:
 // python (">>> ", "... "), IPython ("In [3]: ", "   ...: "), node and irb
 // and sqlite3 ("> "), psql ("db=# ", "db-> "), and shells ("$ ", "# ").
-var promptRE = regexp.MustCompile(`(?:>>> |\.\.\. |In \[\d+\]: |\.\.\.: |> |\$ |# )$`)
+var promptRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:>>> |\.\.\. |In \[\d+\]: |\.\.\.: |> |\$ |# )$`) })
 
 // endsWithPrompt reports whether text's last line looks like a prompt
 // waiting for input. Long lines are output, not prompts.
 func endsWithPrompt(text string) bool {
 	last := text[strings.LastIndexByte(text, '\n')+1:]
-	return len(last) <= 120 && promptRE.MatchString(last)
+	return len(last) <= 120 && promptRE().MatchString(last)
 }

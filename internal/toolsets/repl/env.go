@@ -28,7 +28,7 @@ var (
 // checkEnv refuses a malformed name or a start-up variable.
 func checkEnv(vars map[string]string) error {
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
-		if !envKey.MatchString(k) {
+		if !envKey().MatchString(k) {
 			return tool.Errorf(tool.InvalidArgument, "env: %q is not a valid variable name (letters, digits and _, not starting with a digit)", tool.Clip(k))
 		}
 		if startupVar(k) {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -68,7 +69,7 @@ var (
 	// unitName is systemd's character set; the length (1 to
 	// maxUnitPattern) is checked apart: a counted repetition compiles to
 	// 256 copies of the class, 3,000 allocations at every start-up.
-	unitName = regexp.MustCompile(`^[A-Za-z0-9:_.@\\-]+$`)
+	unitName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9:_.@\\-]+$`) })
 )
 
 func (s *Set) logs() *tool.Def {
@@ -122,7 +123,7 @@ func parseLogQuery(in *logsIn, now time.Time) (*logQuery, error) {
 		return nil, tool.Errorf(tool.InvalidArgument, "lines %d: want 1 to %d", q.lines, maxLogLines)
 	}
 	if in.Unit != "" {
-		if len(in.Unit) > maxUnitPattern || !unitName.MatchString(in.Unit) {
+		if len(in.Unit) > maxUnitPattern || !unitName().MatchString(in.Unit) {
 			return nil, tool.Errorf(tool.InvalidArgument, "unit %q: want a unit name such as nginx.service", tool.Clip(in.Unit))
 		}
 		q.unit = in.Unit

@@ -1,0 +1,60 @@
+package server
+
+import (
+	"context"
+	"io"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hostmcp/hostmcp/internal/tool"
+)
+
+// rawResponseTransport is the SDK's stdio transport whose connection
+// writes a successful response itself: the SDK's writer encodes the whole
+// JSON-RPC message again, and encoding/json compacts the result (already
+// compact JSON the SDK made) a further time, byte by byte. The line
+// written is the same: {"jsonrpc":"2.0","id":...,"result":...} and a
+// newline, in one Write. Everything else (requests and notifications the
+// server sends, error responses, a response with no result) goes through
+// the SDK's writer unchanged. No batch ever reaches the SDK (the frame
+// guard refuses them), so no response completes one.
+type rawResponseTransport struct {
+	inner *mcp.IOTransport
+	out   io.Writer // the lockedWriter the SDK's writer writes to
+}
+
+func (t *rawResponseTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &rawResponseConn{Connection: c, out: t.out}, nil
+}
+
+type rawResponseConn struct {
+	mcp.Connection
+	out io.Writer
+}
+
+func (c *rawResponseConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || resp.Error != nil || len(resp.Result) == 0 || !resp.ID.IsValid() {
+		return c.Connection.Write(ctx, msg)
+	}
+	if err := ctx.Err(); err != nil {
+		return err // as the SDK's writer: no write on a done context
+	}
+	id, err := tool.MarshalJSON(resp.ID.Raw())
+	if err != nil {
+		return c.Connection.Write(ctx, msg)
+	}
+	line := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(resp.Result)+1)
+	line = append(line, `{"jsonrpc":"2.0","id":`...)
+	line = append(line, id...)
+	line = append(line, `,"result":`...)
+	line = append(line, resp.Result...)
+	line = append(line, "}\n"...)
+	_, err = c.out.Write(line)
+	return err
+}
