@@ -36,16 +36,21 @@ type migratingConnector struct {
 
 // Connect opens a connection; the first one to succeed migrates the
 // schema before any statement runs on it, and one that fails to leaves the
-// next to try again.
+// next to try again. Until then no other connection is opened: the first
+// one turns a new file to WAL mode and writes the schema, and a connection
+// opened beside that (its own journal_mode pragma included) could meet a
+// lock that SQLite's busy timeout does not wait out, and fail with
+// SQLITE_BUSY where Open's migration used to run alone.
 func (c *migratingConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	c.mu.Lock()
+	if c.migrated {
+		c.mu.Unlock()
+		return c.inner.Connect(ctx)
+	}
+	defer c.mu.Unlock()
 	conn, err := c.inner.Connect(ctx)
 	if err != nil {
 		return nil, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.migrated {
-		return conn, nil
 	}
 	if err := migrate(ctx, conn); err != nil {
 		conn.Close()

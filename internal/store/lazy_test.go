@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -155,5 +156,31 @@ func TestSweeperSweepsTheBacklogAtFirstUse(t *testing.T) {
 			t.Fatalf("%d handles 30 s after the first use, want the expired one swept", n)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// The first use of a new store may come from many goroutines at once (a
+// burst of calls right after start-up): every one of them gets the
+// database, none SQLITE_BUSY from a connection opened while the first was
+// turning the file to WAL mode and writing the schema. Repeated on fresh
+// stores, since the race is at the first use only.
+func TestFirstUseFromManyGoroutines(t *testing.T) {
+	ctx := context.Background()
+	for round := range 40 {
+		s := openTest(t, nil)
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for w := range 8 {
+			wg.Go(func() {
+				if _, err := s.PutHandle(ctx, "first", map[string]any{"w": w}, []byte("line\n")); err != nil {
+					errs <- err
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("round %d: %v", round, err)
+		}
 	}
 }
