@@ -49,7 +49,7 @@ func TestUnitVerifies(t *testing.T) {
 		t.Fatal("ExecStart does not run /usr/bin/hostmcp serve")
 	}
 	path := filepath.Join(t.TempDir(), "hostmcp.service")
-	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(unit), "/usr/bin/hostmcp", binary)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(unit), "/usr/bin/hostmcp", hostmcp.Path(t))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command("systemd-analyze", "verify", "--man=no", path).CombinedOutput()
@@ -171,7 +171,7 @@ func runProbes(t *testing.T, caps []string, root string, probes []probe) map[str
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.Command("setpriv", "--bounding-set="+bounding, "--inh-caps=-all", "--no-new-privs",
-		binary, "serve", "--config", "hostmcp.toml", "--root", root+":ro", "--state-dir", t.TempDir())
+		hostmcp.Path(t), "serve", "--config", "hostmcp.toml", "--root", root+":ro", "--state-dir", t.TempDir())
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	client := mcp.NewClient(&mcp.Implementation{Name: "packaging-test", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
