@@ -52,6 +52,7 @@ func listsView(t *testing.T, ctx context.Context, cs *mcp.ClientSession) bool {
 // that declares them sees the six profiling and tracing tools point to the
 // view, and gets the same kind of answer.
 func TestClientsWithoutAppsGetNoViewAndTodaysText(t *testing.T) {
+	t.Parallel() // most of it is two 1 s latency windows
 	ctx := testCtx(t)
 	e := newEnv(t, "")
 	plain := e.connectStdio(t, ctx)
