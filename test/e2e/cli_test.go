@@ -49,6 +49,7 @@ func TestCLICall(t *testing.T) {
 }
 
 func TestCLIToolsAndVersion(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "")
 	out, code := runCLI(t, e.args("tools", "--json")...)
 	var list []map[string]any

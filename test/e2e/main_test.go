@@ -1,5 +1,11 @@
 // Package e2e drives the built hostmcp binary through real MCP clients over
 // stdio and HTTP, the way Claude Code or an operator's agent would.
+//
+// A test that touches nothing but its own server, state directory and
+// roots, and takes long enough to matter, calls t.Parallel: the package
+// runs last in `go test ./...`, mostly alone, and a test waiting on its
+// server leaves a core idle. Tests that set the environment, count the
+// machine's processes, or measure, stay sequential.
 package e2e
 
 import (
