@@ -87,6 +87,7 @@ func TestClientsWithoutAppsGetNoViewAndTodaysText(t *testing.T) {
 // cannot tell a client with MCP Apps and shows none the view, unless
 // [views] mcp_apps = "always"; a 2026-07-28 request carries them.
 func TestViewsOverHTTPFollowTheRequestsCapabilities(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		config string
 		rev    string
