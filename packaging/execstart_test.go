@@ -48,7 +48,7 @@ func TestUnitExecStartServes(t *testing.T) {
 		t.Fatal(err)
 	}
 	line = strings.NewReplacer("${CREDENTIALS_DIRECTORY}", creds, "${STATE_DIRECTORY}", state,
-		"/usr/bin/hostmcp", binary, "/etc/hostmcp/hostmcp.toml", "hostmcp.toml", "127.0.0.1:8765", "127.0.0.1:0").Replace(line)
+		"/usr/bin/hostmcp", hostmcp.Path(t), "/etc/hostmcp/hostmcp.toml", "hostmcp.toml", "127.0.0.1:8765", "127.0.0.1:0").Replace(line)
 	if strings.Contains(line, "$") {
 		t.Fatalf("ExecStart has a variable the test does not set: %s", line)
 	}

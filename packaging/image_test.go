@@ -14,13 +14,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"github.com/google/go-containerregistry/pkg/v1/types"
+
+	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
 // buildTestImage builds the image of the test binary into a temporary
 // directory.
 func buildTestImage(t *testing.T) string {
 	t.Helper()
-	path, err := buildImage(&imageOptions{Binary: binary, Out: t.TempDir(), Version: "1.2.3", Arch: runtime.GOARCH, Created: time.Unix(1700000000, 0).UTC()})
+	path, err := buildImage(&imageOptions{Binary: hostmcp.Path(t), Out: t.TempDir(), Version: "1.2.3", Arch: runtime.GOARCH, Created: time.Unix(1700000000, 0).UTC()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +68,7 @@ func untar(t *testing.T, archive string) string {
 // back, configured to serve, and its one layer holds the very binary, which
 // runs.
 func TestImage(t *testing.T) {
+	testutil.Slow(t, "builds the OCI image twice")
 	a, b := buildTestImage(t), buildTestImage(t)
 	if sum(t, a) != sum(t, b) {
 		t.Error("two builds of the same binary differ")
@@ -107,7 +110,7 @@ func TestImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rc.Close()
-	want, err := os.ReadFile(binary)
+	want, err := os.ReadFile(hostmcp.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 // example configuration and both completions under DESTDIR/PREFIX, and
 // each works from there.
 func TestMakeInstall(t *testing.T) {
+	testutil.Slow(t, "make install builds hostmcp with its own flags")
 	testutil.RequireBinary(t, "make")
 	dest, bin := t.TempDir(), filepath.Join(t.TempDir(), "hostmcp")
 	out, err := exec.Command("make", "-C", "..", "install", "DESTDIR="+dest, "PREFIX=/usr/local", "BIN="+bin).CombinedOutput()

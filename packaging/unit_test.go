@@ -37,8 +37,10 @@ func unitSetting(t *testing.T, key string) string {
 }
 
 // systemd-analyze verify accepts the unit: no unknown key, no bad value,
-// an executable ExecStart (pointed at a built binary, as the .deb installs
-// one at /usr/bin/hostmcp). It prints nothing when all is well.
+// an executable ExecStart. It prints nothing when all is well. Verify only
+// checks that ExecStart names an executable file, never runs it, so the
+// test points it at its own executable rather than paying for a build of
+// hostmcp (TestUnitExecStartServes runs the built one from the unit's line).
 func TestUnitVerifies(t *testing.T) {
 	testutil.RequireBinary(t, "systemd-analyze")
 	unit, err := os.ReadFile("hostmcp.service")
@@ -48,8 +50,12 @@ func TestUnitVerifies(t *testing.T) {
 	if !strings.Contains(string(unit), "ExecStart=/usr/bin/hostmcp serve") {
 		t.Fatal("ExecStart does not run /usr/bin/hostmcp serve")
 	}
+	executable, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(t.TempDir(), "hostmcp.service")
-	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(unit), "/usr/bin/hostmcp", binary)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(unit), "/usr/bin/hostmcp", executable)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command("systemd-analyze", "verify", "--man=no", path).CombinedOutput()
@@ -171,7 +177,7 @@ func runProbes(t *testing.T, caps []string, root string, probes []probe) map[str
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.Command("setpriv", "--bounding-set="+bounding, "--inh-caps=-all", "--no-new-privs",
-		binary, "serve", "--config", "hostmcp.toml", "--root", root+":ro", "--state-dir", t.TempDir())
+		hostmcp.Path(t), "serve", "--config", "hostmcp.toml", "--root", root+":ro", "--state-dir", t.TempDir())
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	client := mcp.NewClient(&mcp.Implementation{Name: "packaging-test", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)

@@ -3,6 +3,7 @@ package admit
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -103,28 +104,30 @@ func TestAdmitNilControl(t *testing.T) {
 // A call waiting for a program slot holds no call slot meanwhile: a flood
 // of searches, running and queued, leaves the call slots to cheap calls.
 func TestWaitingProgramCallsLeaveCallSlots(t *testing.T) {
-	c := New(&Options{MaxCalls: 2, QueuedCalls: 0, MaxProgramCalls: 1, QueuedProgramCalls: 1,
-		QueueWait: time.Minute, CallsPerSecond: 1000, Burst: 1000, MaxHTTPRequests: 1})
-	_, releaseRunning, err := c.Admit(context.Background(), "flood", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	queued := make(chan error, 1)
-	go func() {
-		_, release, err := c.Admit(context.Background(), "flood", true)
-		if err == nil {
-			release()
+	synctest.Test(t, func(t *testing.T) {
+		c := New(&Options{MaxCalls: 2, QueuedCalls: 0, MaxProgramCalls: 1, QueuedProgramCalls: 1,
+			QueueWait: time.Minute, CallsPerSecond: 1000, Burst: 1000, MaxHTTPRequests: 1})
+		_, releaseRunning, err := c.Admit(context.Background(), "flood", true)
+		if err != nil {
+			t.Fatal(err)
 		}
-		queued <- err
-	}()
-	waitFor(t, "the second search queues", func() bool { return c.Programs().Waiting() == 1 })
-	_, releaseCheap, err := c.Admit(context.Background(), "agent", false)
-	if err != nil {
-		t.Fatalf("a cheap call while a search runs and another waits: %v", err)
-	}
-	releaseCheap()
-	releaseRunning()
-	if err := <-queued; err != nil {
-		t.Errorf("the queued search: %v", err)
-	}
+		queued := make(chan error, 1)
+		go func() {
+			_, release, err := c.Admit(context.Background(), "flood", true)
+			if err == nil {
+				release()
+			}
+			queued <- err
+		}()
+		settled(t, "the second search queues", func() bool { return c.Programs().Waiting() == 1 })
+		_, releaseCheap, err := c.Admit(context.Background(), "agent", false)
+		if err != nil {
+			t.Fatalf("a cheap call while a search runs and another waits: %v", err)
+		}
+		releaseCheap()
+		releaseRunning()
+		if err := <-queued; err != nil {
+			t.Errorf("the queued search: %v", err)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -17,70 +18,78 @@ func enterOK(t *testing.T, g *Gate) func() {
 	return release
 }
 
-// waitFor polls until cond holds; the goroutines it waits on are started
-// by the test, so this is ordering, not timing.
-func waitFor(t *testing.T, what string, cond func() bool) {
+// settled waits, inside a synctest bubble, until every goroutine the test
+// started is blocked (a caller queued at the gate blocks in its select),
+// then checks cond: ordering without polling or a deadline.
+func settled(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("never: %s", what)
-		}
-		time.Sleep(time.Millisecond)
+	synctest.Wait()
+	if !cond() {
+		t.Fatalf("not so once every goroutine is blocked: %s", what)
 	}
 }
 
 func TestGateRefusesBeyondItsQueue(t *testing.T) {
-	g := NewGate(GateOptions{Name: "programs", What: "searches", Settings: "[load] max_program_calls", Size: 2, Queue: 1, Wait: time.Minute})
-	r1, r2 := enterOK(t, g), enterOK(t, g)
-	got := make(chan error, 1)
-	go func() {
-		release, err := g.Enter(context.Background())
-		if err == nil {
-			release()
-		}
-		got <- err
-	}()
-	waitFor(t, "the third caller queues", func() bool { return g.Waiting() == 1 })
+	synctest.Test(t, func(t *testing.T) {
+		g := NewGate(GateOptions{Name: "programs", What: "searches", Settings: "[load] max_program_calls", Size: 2, Queue: 1, Wait: time.Minute})
+		r1, r2 := enterOK(t, g), enterOK(t, g)
+		got := make(chan error, 1)
+		go func() {
+			release, err := g.Enter(context.Background())
+			if err == nil {
+				release()
+			}
+			got <- err
+		}()
+		settled(t, "the third caller queues", func() bool { return g.Waiting() == 1 })
 
-	_, err := g.Enter(context.Background())
-	r, ok := AsRefusal(err)
-	if !ok {
-		t.Fatalf("fourth caller: %v, want a refusal", err)
-	}
-	if r.Reason != Busy || r.Limit != "programs" || r.RetryAfter < minRetryAfter {
-		t.Errorf("refusal = %+v", r)
-	}
-	for _, want := range []string{"limit of 2 searches", "1 more are waiting", "[load] max_program_calls"} {
-		if !strings.Contains(r.Message, want) {
-			t.Errorf("message %q does not say %q", r.Message, want)
+		_, err := g.Enter(context.Background())
+		r, ok := AsRefusal(err)
+		if !ok {
+			t.Fatalf("fourth caller: %v, want a refusal", err)
 		}
-	}
-	if g.Refused() != 1 || g.InUse() != 2 {
-		t.Errorf("refused %d, in use %d; want 1, 2", g.Refused(), g.InUse())
-	}
-	r1()
-	r1() // a second release gives nothing back twice
-	if err := <-got; err != nil {
-		t.Errorf("the queued caller was not let in when a slot freed: %v", err)
-	}
-	r2()
-	if g.InUse() != 0 || g.Waiting() != 0 {
-		t.Errorf("after every release: in use %d, waiting %d", g.InUse(), g.Waiting())
-	}
+		if r.Reason != Busy || r.Limit != "programs" || r.RetryAfter < minRetryAfter {
+			t.Errorf("refusal = %+v", r)
+		}
+		for _, want := range []string{"limit of 2 searches", "1 more are waiting", "[load] max_program_calls"} {
+			if !strings.Contains(r.Message, want) {
+				t.Errorf("message %q does not say %q", r.Message, want)
+			}
+		}
+		if g.Refused() != 1 || g.InUse() != 2 {
+			t.Errorf("refused %d, in use %d; want 1, 2", g.Refused(), g.InUse())
+		}
+		r1()
+		r1() // a second release gives nothing back twice
+		if err := <-got; err != nil {
+			t.Errorf("the queued caller was not let in when a slot freed: %v", err)
+		}
+		r2()
+		if g.InUse() != 0 || g.Waiting() != 0 {
+			t.Errorf("after every release: in use %d, waiting %d", g.InUse(), g.Waiting())
+		}
+	})
 }
 
+// A queued caller is refused when its wait is over, not before and not
+// later: in the bubble the wait passes on the fake clock, exactly.
 func TestGateRefusesAfterItsWait(t *testing.T) {
-	g := NewGate(GateOptions{Name: "calls", What: "calls", Size: 1, Queue: 4, Wait: 20 * time.Millisecond})
-	defer enterOK(t, g)()
-	_, err := g.Enter(context.Background())
-	r, ok := AsRefusal(err)
-	if !ok || !strings.Contains(r.Message, "none finished within the 20ms") {
-		t.Fatalf("Enter = %v, want a refusal after the wait", err)
-	}
-	if g.Waiting() != 0 {
-		t.Errorf("a refused caller is still counted as waiting: %d", g.Waiting())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		g := NewGate(GateOptions{Name: "calls", What: "calls", Size: 1, Queue: 4, Wait: 5 * time.Second})
+		defer enterOK(t, g)()
+		start := time.Now()
+		_, err := g.Enter(context.Background())
+		r, ok := AsRefusal(err)
+		if !ok || !strings.Contains(r.Message, "none finished within the 5s") {
+			t.Fatalf("Enter = %v, want a refusal after the wait", err)
+		}
+		if waited := time.Since(start); waited != 5*time.Second {
+			t.Errorf("refused after %s, want the 5s wait", waited)
+		}
+		if g.Waiting() != 0 {
+			t.Errorf("a refused caller is still counted as waiting: %d", g.Waiting())
+		}
+	})
 }
 
 // A caller whose deadline has passed (it spent its wait at another gate)
@@ -101,46 +110,50 @@ func TestGateEnterByPastDeadline(t *testing.T) {
 }
 
 func TestGateWaiterLeavesWithItsContext(t *testing.T) {
-	g := NewGate(GateOptions{Size: 1, Queue: 1, Wait: time.Minute})
-	defer enterOK(t, g)()
-	ctx, cancel := context.WithCancel(context.Background())
-	got := make(chan error, 1)
-	go func() {
-		_, err := g.Enter(ctx)
-		got <- err
-	}()
-	waitFor(t, "the caller queues", func() bool { return g.Waiting() == 1 })
-	cancel()
-	if err := <-got; !errors.Is(err, context.Canceled) {
-		t.Errorf("Enter = %v, want context.Canceled", err)
-	}
-	if g.Refused() != 0 {
-		t.Errorf("a cancelled waiter was counted as refused")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		g := NewGate(GateOptions{Size: 1, Queue: 1, Wait: time.Minute})
+		defer enterOK(t, g)()
+		ctx, cancel := context.WithCancel(context.Background())
+		got := make(chan error, 1)
+		go func() {
+			_, err := g.Enter(ctx)
+			got <- err
+		}()
+		settled(t, "the caller queues", func() bool { return g.Waiting() == 1 })
+		cancel()
+		if err := <-got; !errors.Is(err, context.Canceled) {
+			t.Errorf("Enter = %v, want context.Canceled", err)
+		}
+		if g.Refused() != 0 {
+			t.Errorf("a cancelled waiter was counted as refused")
+		}
+	})
 }
 
 func TestGateServesWaitersInOrder(t *testing.T) {
-	g := NewGate(GateOptions{Size: 1, Queue: 3, Wait: time.Minute})
-	release := enterOK(t, g)
-	order := make(chan int, 3)
-	for i := range 3 {
-		go func() {
-			r, err := g.Enter(context.Background())
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			order <- i
-			r()
-		}()
-		waitFor(t, "the caller queues", func() bool { return g.Waiting() == i+1 })
-	}
-	release()
-	for want := range 3 {
-		if got := <-order; got != want {
-			t.Fatalf("waiter %d got the slot before waiter %d", got, want)
+	synctest.Test(t, func(t *testing.T) {
+		g := NewGate(GateOptions{Size: 1, Queue: 3, Wait: time.Minute})
+		release := enterOK(t, g)
+		order := make(chan int, 3)
+		for i := range 3 {
+			go func() {
+				r, err := g.Enter(context.Background())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				order <- i
+				r()
+			}()
+			settled(t, "the caller queues", func() bool { return g.Waiting() == i+1 })
 		}
-	}
+		release()
+		for want := range 3 {
+			if got := <-order; got != want {
+				t.Fatalf("waiter %d got the slot before waiter %d", got, want)
+			}
+		}
+	})
 }
 
 func TestGateRetryAfter(t *testing.T) {

@@ -69,26 +69,35 @@ func TestBashCompletion(t *testing.T) {
 }
 
 // zsh loads the script both ways it is installed: sourced, and autoloaded
-// from $fpath by compinit; either way _hostmcp completes hostmcp.
+// from $fpath by compinit; either way _hostmcp completes hostmcp. The two
+// ways run side by side, each in a directory of its own: compinit spends
+// seconds scanning every completion function on the machine.
 func TestZshCompletionLoads(t *testing.T) {
 	testutil.RequireBinary(t, "zsh")
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "_hostmcp"), []byte(Zsh()), 0o644); err != nil {
-		t.Fatal(err)
+	script := func(t *testing.T) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "_hostmcp"), []byte(Zsh()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
 	}
 	for name, prog := range map[string]string{
 		"sourced":    `autoload -Uz compinit && compinit -u -d "$1/.zcompdump" && source "$1/_hostmcp" && print -r -- "$_comps[hostmcp]"`,
 		"autoloaded": `fpath=("$1" $fpath) && autoload -Uz compinit && compinit -u -d "$1/.zcompdump" && print -r -- "$_comps[hostmcp]"`,
 	} {
-		cmd := exec.Command("zsh", "-f", "-c", prog, "zsh", dir)
-		cmd.Env = append(os.Environ(), "HOME="+dir)
-		out, err := cmd.CombinedOutput()
-		if err != nil || strings.TrimSpace(string(out)) != "_hostmcp" {
-			t.Errorf("%s: %v\n%s", name, err, out)
-		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := script(t)
+			cmd := exec.Command("zsh", "-f", "-c", prog, "zsh", dir)
+			cmd.Env = append(os.Environ(), "HOME="+dir)
+			out, err := cmd.CombinedOutput()
+			if err != nil || strings.TrimSpace(string(out)) != "_hostmcp" {
+				t.Errorf("%v\n%s", err, out)
+			}
+		})
 	}
 	// The script parses as zsh (zsh -n reads without running).
-	if out, err := exec.Command("zsh", "-n", filepath.Join(dir, "_hostmcp")).CombinedOutput(); err != nil {
+	if out, err := exec.Command("zsh", "-n", filepath.Join(script(t), "_hostmcp")).CombinedOutput(); err != nil {
 		t.Errorf("zsh -n: %v\n%s", err, out)
 	}
 }

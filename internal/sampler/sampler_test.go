@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/hostinfo"
@@ -83,122 +84,136 @@ func newSampler(t *testing.T, proc string, o *Options) *Sampler {
 // The first caller starts the sampler and waits for its first window; the
 // window then slides over the kept readings, each one judged between the
 // oldest and the newest reading.
+//
+// This test and the next four run in synctest bubbles: the sampler's
+// ticks, pauses and idle stop pass on the fake clock, so the windows are
+// exactly as long as configured and a loaded machine cannot stretch them.
 func TestWindowSlidesOverKeptReadings(t *testing.T) {
-	f := newFakeProc(t)
-	f.keepAdvancing(t, 10*time.Millisecond)
-	s := newSampler(t, f.dir, &Options{Every: 30 * time.Millisecond, Readings: 3, FirstWindow: 50 * time.Millisecond})
-	if s.Running() {
-		t.Fatal("the sampler runs before anyone asked")
-	}
-	first, err := s.Window(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !first.Started {
-		t.Error("the first window does not say the call waited for it")
-	}
-	if got := first.End.Sub(first.Start); got < 50*time.Millisecond {
-		t.Errorf("first window %v, shorter than FirstWindow", got)
-	}
-	var w Window
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if w, err = s.Window(context.Background()); err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeProc(t)
+		f.keepAdvancing(t, 10*time.Millisecond)
+		s := newSampler(t, f.dir, &Options{Every: 30 * time.Millisecond, Readings: 3, FirstWindow: 50 * time.Millisecond})
+		if s.Running() {
+			t.Fatal("the sampler runs before anyone asked")
+		}
+		first, err := s.Window(context.Background())
+		if err != nil {
 			t.Fatal(err)
 		}
-		if w.Start.After(first.Start) {
-			break
+		if !first.Started {
+			t.Error("the first window does not say the call waited for it")
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the window never slid past %v", first.Start)
+		if got := first.End.Sub(first.Start); got != 50*time.Millisecond {
+			t.Errorf("first window %v, want FirstWindow", got)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	for _, got := range []Window{first, w} {
-		if got.Snapshot.CPU.Utilization.Busy != 30 {
-			t.Errorf("busy %v%%, want 30%% (window %v-%v)", got.Snapshot.CPU.Utilization.Busy, got.Start, got.End)
+		var w Window
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if w, err = s.Window(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if w.Start.After(first.Start) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the window never slid past %v", first.Start)
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		if got.Snapshot.CPU.RunQueue != 2 || got.Snapshot.CPU.Count != 2 {
-			t.Errorf("run queue %v on %d CPUs, want 2 on 2", got.Snapshot.CPU.RunQueue, got.Snapshot.CPU.Count)
+		for _, got := range []Window{first, w} {
+			if got.Snapshot.CPU.Utilization.Busy != 30 {
+				t.Errorf("busy %v%%, want 30%% (window %v-%v)", got.Snapshot.CPU.Utilization.Busy, got.Start, got.End)
+			}
+			if got.Snapshot.CPU.RunQueue != 2 || got.Snapshot.CPU.Count != 2 {
+				t.Errorf("run queue %v on %d CPUs, want 2 on 2", got.Snapshot.CPU.RunQueue, got.Snapshot.CPU.Count)
+			}
+			if got.Snapshot.IntervalMS != got.End.Sub(got.Start).Milliseconds() {
+				t.Errorf("interval %d ms, window %v", got.Snapshot.IntervalMS, got.End.Sub(got.Start))
+			}
 		}
-		if got.Snapshot.IntervalMS != got.End.Sub(got.Start).Milliseconds() {
-			t.Errorf("interval %d ms, window %v", got.Snapshot.IntervalMS, got.End.Sub(got.Start))
+		if w.Started {
+			t.Error("a window from kept readings says the call waited for it")
 		}
-	}
-	if w.Started {
-		t.Error("a window from kept readings says the call waited for it")
-	}
+	})
 }
 
 // Without a caller for IdleStop the goroutine stops and drops its readings;
 // the next caller starts it again and waits for a fresh window.
 func TestIdleSamplerStopsAndRestarts(t *testing.T) {
-	f := newFakeProc(t)
-	f.keepAdvancing(t, 10*time.Millisecond)
-	s := newSampler(t, f.dir, &Options{Every: 20 * time.Millisecond, FirstWindow: 20 * time.Millisecond, IdleStop: 100 * time.Millisecond})
-	w1, err := s.Window(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for s.Running() {
-		if time.Now().After(deadline) {
-			t.Fatal("the sampler still runs after 10 s without a caller")
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeProc(t)
+		f.keepAdvancing(t, 10*time.Millisecond)
+		s := newSampler(t, f.dir, &Options{Every: 20 * time.Millisecond, FirstWindow: 20 * time.Millisecond, IdleStop: 100 * time.Millisecond})
+		w1, err := s.Window(context.Background())
+		if err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	s.mu.Lock()
-	kept := len(s.ring)
-	s.mu.Unlock()
-	if kept != 0 {
-		t.Errorf("an idle sampler keeps %d readings", kept)
-	}
-	w2, err := s.Window(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !w2.Started || !w2.Start.After(w1.End) {
-		t.Errorf("after the pause: started %v, window %v-%v; first ended %v", w2.Started, w2.Start, w2.End, w1.End)
-	}
+		deadline := time.Now().Add(10 * time.Second)
+		for s.Running() {
+			if time.Now().After(deadline) {
+				t.Fatal("the sampler still runs after 10 s without a caller")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		s.mu.Lock()
+		kept := len(s.ring)
+		s.mu.Unlock()
+		if kept != 0 {
+			t.Errorf("an idle sampler keeps %d readings", kept)
+		}
+		w2, err := s.Window(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !w2.Started || !w2.Start.After(w1.End) {
+			t.Errorf("after the pause: started %v, window %v-%v; first ended %v", w2.Started, w2.Start, w2.End, w1.End)
+		}
+	})
 }
 
 // Close stops the goroutine and waits for it; later calls fail.
 func TestCloseStopsTheGoroutine(t *testing.T) {
-	f := newFakeProc(t)
-	s := New(hostinfo.New(hostinfo.Roots{Proc: f.dir, Sys: t.TempDir()}), &Options{Every: 10 * time.Millisecond, FirstWindow: 10 * time.Millisecond})
-	if _, err := s.Window(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	if s.Running() {
-		t.Error("the sampler still runs after Close returned")
-	}
-	if _, err := s.Window(context.Background()); !errors.Is(err, ErrClosed) {
-		t.Errorf("Window after Close: %v, want ErrClosed", err)
-	}
-	s.Close() // twice is harmless
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeProc(t)
+		s := New(hostinfo.New(hostinfo.Roots{Proc: f.dir, Sys: t.TempDir()}), &Options{Every: 10 * time.Millisecond, FirstWindow: 10 * time.Millisecond})
+		if _, err := s.Window(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if s.Running() {
+			t.Error("the sampler still runs after Close returned")
+		}
+		if _, err := s.Window(context.Background()); !errors.Is(err, ErrClosed) {
+			t.Errorf("Window after Close: %v, want ErrClosed", err)
+		}
+		s.Close() // twice is harmless
+	})
 }
 
 // A host whose /proc/stat cannot be read is an error, not a window of
 // zeros.
 func TestUnreadableCountersFail(t *testing.T) {
-	s := newSampler(t, t.TempDir(), &Options{FirstWindow: 10 * time.Millisecond})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if w, err := s.Window(ctx); err == nil || errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("window %+v, err %v; want the read error", w, err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := newSampler(t, t.TempDir(), &Options{FirstWindow: 10 * time.Millisecond})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if w, err := s.Window(ctx); err == nil || errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("window %+v, err %v; want the read error", w, err)
+		}
+	})
 }
 
 // A caller whose context ends stops waiting for the first window.
 func TestWindowHonoursContext(t *testing.T) {
-	f := newFakeProc(t)
-	s := newSampler(t, f.dir, &Options{FirstWindow: time.Hour})
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := s.Window(ctx); !errors.Is(err, context.Canceled) {
-		t.Fatalf("err %v, want context.Canceled", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeProc(t)
+		s := newSampler(t, f.dir, &Options{FirstWindow: time.Hour})
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := s.Window(ctx); !errors.Is(err, context.Canceled) {
+			t.Fatalf("err %v, want context.Canceled", err)
+		}
+	})
 }
 
 // The live host: a window of real counters with PSI, memory and file

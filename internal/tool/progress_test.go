@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -58,18 +59,46 @@ func TestProgressStrictlyIncreasesAndStaysWithinTotal(t *testing.T) {
 }
 
 // A value below the last one sent is dropped even once the rate limit
-// would let it through.
+// would let it through. In a synctest bubble the sleep is exactly the
+// limit on the fake clock.
 func TestProgressNeverGoesBack(t *testing.T) {
-	var s sentProgress
-	c := &Call{progress: s.fn}
-	c.Progress(context.Background(), 500, 1000, "")
-	time.Sleep(progressEvery + 10*time.Millisecond) // past the rate limit, so only the order can drop it
-	c.Progress(context.Background(), 400, 1000, "")
-	c.Progress(context.Background(), 1000, 1000, "")
-	want := [][2]float64{{500, 1000}, {1000, 1000}}
-	if diff := cmp.Diff(want, s.values()); diff != "" {
-		t.Errorf("sent (-want +got):\n%s", diff)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var s sentProgress
+		c := &Call{progress: s.fn}
+		c.Progress(context.Background(), 500, 1000, "")
+		time.Sleep(progressEvery) // past the rate limit, so only the order can drop it
+		c.Progress(context.Background(), 400, 1000, "")
+		c.Progress(context.Background(), 1000, 1000, "")
+		want := [][2]float64{{500, 1000}, {1000, 1000}}
+		if diff := cmp.Diff(want, s.values()); diff != "" {
+			t.Errorf("sent (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// Updates closer than progressEvery are dropped and the next one after it
+// is sent; the final one is sent at once. On the fake clock of a synctest
+// bubble the count is exact: with the real one a slow machine lets more
+// through.
+func TestProgressThrottled(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var s sentProgress
+		c := &Call{progress: s.fn}
+		for i := range 100 {
+			c.Progress(context.Background(), float64(i), 100, "")
+		}
+		time.Sleep(progressEvery - time.Nanosecond)
+		c.Progress(context.Background(), 100.5, 200, "still within the limit: dropped")
+		time.Sleep(time.Nanosecond)
+		c.Progress(context.Background(), 101, 200, "")
+		c.Progress(context.Background(), 200, 200, "done")
+		want := [][2]float64{{0, 100}, {101, 200}, {200, 200}}
+		if diff := cmp.Diff(want, s.values()); diff != "" {
+			t.Errorf("sent (-want +got):\n%s", diff)
+		}
+		silent := &Call{}
+		silent.Progress(context.Background(), 1, 2, "no token: no-op")
+	})
 }
 
 // Reports from several goroutines (side-by-side traces) still reach the

@@ -247,20 +247,6 @@ func TestNewTakesWellFormedNames(t *testing.T) {
 	}
 }
 
-func TestProgressThrottled(t *testing.T) {
-	var n int
-	c := &Call{progress: func(context.Context, float64, float64, string) { n++ }}
-	for i := range 100 {
-		c.Progress(context.Background(), float64(i), 100, "")
-	}
-	c.Progress(context.Background(), 100, 100, "done")
-	if n < 2 || n > 5 {
-		t.Errorf("sent %d notifications, want the first and the final few", n)
-	}
-	silent := &Call{}
-	silent.Progress(context.Background(), 1, 2, "no token: no-op")
-}
-
 func TestEveryCodeHasSuggestion(t *testing.T) {
 	for _, c := range Codes() {
 		if catalogue[c].suggestion == "" {

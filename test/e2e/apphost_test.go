@@ -94,7 +94,7 @@ type appHostConfig struct {
 // at the test's end.
 func newAppHost(t *testing.T, cs *mcp.ClientSession) *appHost {
 	t.Helper()
-	chrome := testutil.RequireBinary(t, "chromium")
+	chrome := requireChromium(t)
 	h := &appHost{t: t, cs: cs}
 	h.srv = httptest.NewServer(http.HandlerFunc(h.serve))
 	t.Cleanup(h.srv.Close)
@@ -120,6 +120,14 @@ func newAppHost(t *testing.T, cs *mcp.ClientSession) *appHost {
 	}
 	h.browser = bctx
 	return h
+}
+
+// requireChromium needs chromium, and a run that is not -short: a browser
+// per test is slow by nature. It returns chromium's path.
+func requireChromium(t *testing.T) string {
+	t.Helper()
+	testutil.Slow(t, "drives headless Chromium")
+	return testutil.RequireBinary(t, "chromium")
 }
 
 func (h *appHost) serve(w http.ResponseWriter, r *http.Request) {

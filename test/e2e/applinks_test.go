@@ -52,6 +52,7 @@ func listsView(t *testing.T, ctx context.Context, cs *mcp.ClientSession) bool {
 // that declares them sees the six profiling and tracing tools point to the
 // view, and gets the same kind of answer.
 func TestClientsWithoutAppsGetNoViewAndTodaysText(t *testing.T) {
+	t.Parallel() // most of it is two 1 s latency windows
 	ctx := testCtx(t)
 	e := newEnv(t, "")
 	plain := e.connectStdio(t, ctx)
@@ -86,6 +87,7 @@ func TestClientsWithoutAppsGetNoViewAndTodaysText(t *testing.T) {
 // cannot tell a client with MCP Apps and shows none the view, unless
 // [views] mcp_apps = "always"; a 2026-07-28 request carries them.
 func TestViewsOverHTTPFollowTheRequestsCapabilities(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		config string
 		rev    string

@@ -141,6 +141,7 @@ func TestBaselineComparisonSeesWhatStarted(t *testing.T) {
 
 // With no baseline kept, triage says how to keep one.
 func TestTriageWithoutBaselineSaysHowToKeepOne(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "")
 	out, code := runCLI(t, e.args("triage")...)
 	if code != 0 || !strings.Contains(out, `Baseline  none kept`) || !strings.Contains(out, `hostmcp call perf_snapshot '{"save_as":"default"}'`) {

@@ -33,6 +33,7 @@ func runCLI(t *testing.T, args ...string) (string, int) {
 }
 
 func TestCLICall(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "")
 	out, code := runCLI(t, e.args("call", "sys_snapshot")...)
 	var env envelope
@@ -49,6 +50,7 @@ func TestCLICall(t *testing.T) {
 }
 
 func TestCLIToolsAndVersion(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "")
 	out, code := runCLI(t, e.args("tools", "--json")...)
 	var list []map[string]any
@@ -106,6 +108,7 @@ func TestStartupWarnsAboutRoots(t *testing.T) {
 // Every command's --help, and help COMMAND, exit 0 and print its synopsis on
 // stdout; hostmcp --help prints every synopsis.
 func TestCLIHelp(t *testing.T) {
+	t.Parallel()
 	out, code := runCLI(t, "--help")
 	if code != 0 {
 		t.Errorf("hostmcp --help: exit %d", code)

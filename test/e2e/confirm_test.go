@@ -139,6 +139,7 @@ func confirmations(t *testing.T, ctx context.Context, cs *mcp.ClientSession, nam
 // accept deletes it; a client without elicitation gets
 // CONFIRMATION_REQUIRED and the tree stays. The record says which.
 func TestConfirmRecursiveDelete(t *testing.T) {
+	t.Parallel()
 	for _, rev := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(rev, func(t *testing.T) {
 			ctx := testCtx(t)

@@ -43,6 +43,7 @@ var revisions = []revision{
 // over stdio and over HTTP; the text content carries the envelope in every
 // revision.
 func TestProtocolEras(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "")
 	if err := os.WriteFile(filepath.Join(e.root, "era.txt"), []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)

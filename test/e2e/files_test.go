@@ -15,6 +15,7 @@ import (
 // TestFilesTools drives every files tool through the built binary: the
 // success path, then the error each tool owes the agent.
 func TestFilesTools(t *testing.T) {
+	t.Parallel()
 	ctx := testCtx(t)
 	// This client does not declare elicitation: the recursive delete below
 	// runs unconfirmed, with a warning, as the operator allows here.

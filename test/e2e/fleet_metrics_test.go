@@ -21,6 +21,7 @@ import (
 // instance's USE verdicts, and their PSI figures agree with what the test
 // reads from /proc/pressure around the scrapes.
 func TestPrometheusScrapesHealthOfTwoInstances(t *testing.T) {
+	t.Parallel() // most of it is waiting for Prometheus to start and scrape
 	promBin := testutil.RequireBinary(t, "prometheus")
 	testutil.RequireFile(t, "/proc/pressure/cpu")
 	cpuBefore := psiSomeTotal(t)

@@ -27,6 +27,7 @@ func escapingText() string {
 // schema's maximum limit, by lines and by bytes; the pages put together are
 // the original.
 func TestHandleReadPagesFitTheCap(t *testing.T) {
+	t.Parallel()
 	ctx := testCtx(t)
 	e := newEnv(t, "")
 	want := escapingText()

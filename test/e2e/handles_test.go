@@ -11,6 +11,7 @@ import (
 // A result over the output cap comes back truncated with a handle, and
 // handle_read pages through all of it, also after the server restarts.
 func TestOverCapResultIsPagedThroughAHandleAcrossRestart(t *testing.T) {
+	t.Parallel()
 	ctx := testCtx(t)
 	e := newEnv(t, "[tools.perf_info]\noutput_cap_bytes = 1024\n")
 	cs := e.connectStdio(t, ctx)

@@ -70,6 +70,7 @@ func write(t *testing.T, path, body string) {
 // perf_use_check, its one process in proc_list, and none of this
 // machine's processes.
 func TestHostRootsFromConfig(t *testing.T) {
+	t.Parallel()
 	proc, sys := hostFixture(t)
 	e := newEnv(t, fmt.Sprintf("[host]\nproc = %q\nsys = %q\n", proc, sys))
 	ctx := testCtx(t)

@@ -96,6 +96,7 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestHTTPTransport(t *testing.T) {
+	t.Parallel()
 	ctx := testCtx(t)
 	s := newEnv(t, "").startHTTP(t, testToken, "127.0.0.1:0")
 

@@ -121,6 +121,7 @@ func TestResultsLinkTheirHandles(t *testing.T) {
 
 // resources/list is bounded: only the newest 100 handles and artifacts.
 func TestResourceListIsBounded(t *testing.T) {
+	t.Parallel()
 	ctx := testCtx(t)
 	e := newEnv(t, "")
 	for i := range 3 {

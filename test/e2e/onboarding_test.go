@@ -28,6 +28,7 @@ type flowView struct {
 
 // explain_repo on this very repository gives a correct report.
 func TestExplainRepoOnThisRepository(t *testing.T) {
+	t.Parallel()
 	ctx := testCtx(t)
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -227,6 +228,7 @@ func values(m map[string]string) []string {
 // sys_services into one
 // report; a step that cannot run here (no systemd) says so and the flow goes on.
 func TestSystemHealthFlow(t *testing.T) {
+	t.Parallel()
 	ctx := testCtx(t)
 	cs := newEnv(t, "").connectStdio(t, ctx)
 	tools := listTools(t, ctx, cs)
@@ -255,6 +257,7 @@ func TestSystemHealthFlow(t *testing.T) {
 // host without a journal they come from the allowlisted log file, which has
 // no priorities: the error lines are found by their words.
 func TestSystemHealthFlowWithLogs(t *testing.T) {
+	t.Parallel()
 	if hasJournal() {
 		t.Skip("this host has a journal, which sys_logs reads before any log file") // not on CI's machines
 	}

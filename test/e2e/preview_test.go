@@ -15,6 +15,7 @@ import (
 // itself, its arrays cut to their first items, counts of what was cut, and
 // a warning giving the exact handle_read call that goes on where it stops.
 func TestOverCapPreviewIsData(t *testing.T) {
+	t.Parallel()
 	ctx := testCtx(t)
 	const capBytes = 4096
 	e := newEnv(t, fmt.Sprintf("[tools.fs_list]\noutput_cap_bytes = %d\n", capBytes))

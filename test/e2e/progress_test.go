@@ -14,6 +14,7 @@ import (
 // pass their total, whatever the revision; their message is sent from
 // 2025-03-26 on, which defined it.
 func TestProgressIncreases(t *testing.T) {
+	t.Parallel() // most of it is three 1.5 s sampling intervals
 	e := newEnv(t, "")
 	for _, rev := range []string{"2024-11-05", "2025-06-18", "2026-07-28"} {
 		t.Run(rev, func(t *testing.T) {

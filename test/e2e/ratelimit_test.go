@@ -12,6 +12,8 @@ import (
 // token's time, at most a refill period), the audit keeps them with their
 // code, and a call made after waiting the time told is served.
 func TestStdioRateLimit(t *testing.T) {
+	// Most of it is waiting for a token to come back: it runs beside others.
+	t.Parallel()
 	const burst, perSecond = 3, 0.2 // a token every 5 s: the burst is spent long before one comes back
 	ctx := testCtx(t)
 	e := newEnv(t, "[load]\ncalls_per_second = 0.2\nburst = 3\n")

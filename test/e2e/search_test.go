@@ -13,6 +13,7 @@ import (
 // TestSearchTools drives search_files and search_content through the
 // built binary with both engines, and their error paths.
 func TestSearchTools(t *testing.T) {
+	t.Parallel()
 	testutil.RequireBinary(t, "rg")
 	ctx := testCtx(t)
 	e := newEnv(t, "")

@@ -19,6 +19,7 @@ import (
 // entries and fs_read's meta carry no default fields, and mtime: true adds
 // what fs_list leaves out.
 func TestDefaultAnswersSizedForContext(t *testing.T) {
+	t.Parallel()
 	ctx := testCtx(t)
 	e := newEnv(t, "")
 	if err := os.MkdirAll(filepath.Join(e.root, "d"), 0o755); err != nil {

@@ -39,6 +39,7 @@ type recentView struct {
 // recent calls match it exactly, and still do after a restart on the same
 // state directory.
 func TestUsageStatsMatchCalls(t *testing.T) {
+	t.Parallel()
 	ctx := testCtx(t)
 	e := newEnv(t, "")
 	if err := os.WriteFile(filepath.Join(e.root, "a.txt"), []byte("one\ntwo\n"), 0o644); err != nil {

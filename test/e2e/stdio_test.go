@@ -9,6 +9,7 @@ import (
 )
 
 func TestStdioServesToolsPromptsAndResources(t *testing.T) {
+	t.Parallel()
 	ctx := testCtx(t)
 	cs := newEnv(t, "").connectStdio(t, ctx)
 	if cs.InitializeResult().ServerInfo.Name != "hostmcp" {

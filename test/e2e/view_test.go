@@ -198,7 +198,7 @@ func collapsedTotals(t *testing.T, text string) (float64, map[string]float64) {
 // checks that tool points to the view: how every view test starts.
 func viewedTool(t *testing.T, tool string, d time.Duration) (context.Context, *mcp.ClientSession, map[string]*mcp.Tool) {
 	t.Helper()
-	testutil.RequireBinary(t, "chromium")
+	requireChromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	cs := newEnv(t, "").connectApps(t, ctx)
@@ -482,7 +482,7 @@ func TestProfileViewDrawsARealLatencyHistogram(t *testing.T) {
 // the browser says why. The page as served draws a real perf_io_latency
 // answer (which needs no privilege) under the host's policy too.
 func TestProfileViewRunsOnlyItsOwnScript(t *testing.T) {
-	testutil.RequireBinary(t, "chromium")
+	requireChromium(t)
 	ctx := testCtx(t)
 	e := newEnv(t, "")
 	cs := e.connectApps(t, ctx)

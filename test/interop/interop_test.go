@@ -23,6 +23,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
 // summary is the one JSON line client.mjs prints.
@@ -88,6 +90,7 @@ type summary struct {
 }
 
 func TestTypeScriptClient(t *testing.T) {
+	testutil.Slow(t, "npm installs the TypeScript SDK and node runs it")
 	node := requireBinary(t, "node")
 	npm := requireBinary(t, "npm")
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)

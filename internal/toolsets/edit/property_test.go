@@ -12,14 +12,14 @@ import (
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-// For random files and random edits, the output of diff -u and of git diff
+// For random files and random edits (60; the first 12 under -short), the output of diff -u and of git diff
 // --no-index, applied by fs_apply_diff, gives the new version exactly; also
 // with every hunk header's line numbers shifted by up to 50 lines.
 func TestApplyDiffReproducesNewVersion(t *testing.T) {
 	testutil.RequireBinary(t, "diff")
 	testutil.RequireBinary(t, "git")
 	r := rand.New(rand.NewPCG(1, 2))
-	for i := range 60 {
+	for i := range testutil.Cases(60, 12) {
 		old := randomText(r, 20+r.IntN(200))
 		neu := randomEdit(r, old)
 		for _, kind := range []string{"diff -u", "git diff --no-index", "shifted"} {
