@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/bpfprog"
@@ -41,6 +42,11 @@ type App struct {
 	sampler  *sampler.Sampler
 	children childDirs
 	log      *slog.Logger
+
+	// stopSweep and sweepers end the sweeper goroutines before Close
+	// releases the store they sweep.
+	stopSweep context.CancelFunc
+	sweepers  sync.WaitGroup
 }
 
 // Open builds everything the configuration asks for. Close releases it.
@@ -131,14 +137,15 @@ func (a *App) MountTracefs() {
 // initialize answer for nothing a first call needs (reads check expiry
 // themselves).
 func (a *App) RunSweeper(ctx context.Context) {
-	go func() {
+	ctx, a.stopSweep = context.WithCancel(ctx)
+	a.sweepers.Go(func() {
 		select {
 		case <-a.Server.ToolsReady():
 			a.Store.RunSweeper(ctx, sweepEvery)
 		case <-ctx.Done():
 		}
-	}()
-	go func() {
+	})
+	a.sweepers.Go(func() {
 		t := time.NewTicker(sweepEvery)
 		defer t.Stop()
 		for {
@@ -151,11 +158,13 @@ func (a *App) RunSweeper(ctx context.Context) {
 				}
 			}
 		}
-	}()
+	})
 }
 
-// Close ends what the toolsets keep running (sessions, jobs) and the
-// sampler, then releases the store and the roots.
+// Close ends what the toolsets keep running (sessions, jobs), the sampler
+// and the sweepers, then releases the store and the roots. The sweepers end
+// first among what uses the store: the first call of a short session wakes
+// the store's sweeper, which would otherwise sweep a closed database.
 func (a *App) Close() error {
 	for _, ts := range a.toolsets {
 		if ts.Close != nil {
@@ -163,6 +172,10 @@ func (a *App) Close() error {
 		}
 	}
 	a.sampler.Close()
+	if a.stopSweep != nil {
+		a.stopSweep()
+	}
+	a.sweepers.Wait()
 	err := a.Store.Close()
 	a.roots.Close()
 	return err
