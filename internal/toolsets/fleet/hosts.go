@@ -54,6 +54,9 @@ func (s *Set) knownHosts(ctx context.Context, p *prom) ([]host, error) {
 			}
 			out = append(out, h)
 		}
+		// Prometheus lists its targets in no stable order; a name that
+		// matches several hosts (pick) asks them in one.
+		slices.SortFunc(out, func(a, b host) int { return cmp.Compare(a.Instance, b.Instance) })
 	}
 	for _, base := range s.cfg.Hosts {
 		u, err := url.Parse(base)
