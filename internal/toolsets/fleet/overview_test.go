@@ -1,7 +1,11 @@
 package fleet_test
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -169,5 +173,28 @@ func TestFleetOverviewNeedsPrometheus(t *testing.T) {
 	res = call(t, f, "fleet_call", map[string]any{"tool": "perf_info", "hosts": []string{h.Addr}})
 	if got := data[callAnswer](t, res); got.OK != 1 || len(res.Envelope.Warnings) != 1 || !strings.Contains(res.Envelope.Warnings[0], "only [fleet] hosts") {
 		t.Errorf("%+v, warnings %q: want the static host asked, and a warning that Prometheus's were not", got, res.Envelope.Warnings)
+	}
+}
+
+// A Prometheus (or whatever answers at prometheus_url) that sends more
+// than any answer about a fleet holds is cut off at the same bound as a
+// host's answer, not read into the server's memory to its end.
+func TestFleetOverviewBoundsPrometheusAnswer(t *testing.T) {
+	huge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"status":"success","data":{"activeTargets":[`)
+		spaces := bytes.Repeat([]byte(" "), 1<<20)
+		for range 40 { // 40 MiB, over the 32 MiB bound
+			if _, err := w.Write(spaces); err != nil {
+				return
+			}
+		}
+		io.WriteString(w, `],"droppedTargets":[]}}`)
+	}))
+	t.Cleanup(huge.Close)
+	f := fleetHost(t, func(f *config.FleetConf) { f.PrometheusURL = huge.URL })
+	res := call(t, f, "fleet_overview", map[string]any{})
+	if res.Err == nil || !strings.Contains(res.Err.Message, "over 32 MiB") {
+		t.Errorf("%+v, want an error saying Prometheus's answer is over 32 MiB", res.Err)
 	}
 }

@@ -29,7 +29,9 @@ func (s *Set) prometheus(what string) (*prom, error) {
 		return nil, tool.Errorf(tool.FeatureDisabled, "%s needs Prometheus, and [fleet] prometheus_url is not set", what).
 			WithSuggestion("Name the hosts to ask in fleet_call's hosts (from [fleet] hosts), or ask the operator to set [fleet] prometheus_url.")
 	}
-	c, err := api.NewClient(api.Config{Address: s.cfg.PrometheusURL, RoundTripper: s.transport})
+	// hostTransport without a token: Prometheus's answers are bounded as a
+	// host's are, and it is asked without credentials.
+	c, err := api.NewClient(api.Config{Address: s.cfg.PrometheusURL, RoundTripper: &hostTransport{base: s.transport}})
 	if err != nil {
 		return nil, tool.Wrap(tool.Internal, err, "Prometheus client for %s: %v", s.cfg.PrometheusURL, err)
 	}

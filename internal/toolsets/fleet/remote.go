@@ -201,9 +201,9 @@ const maxAnswerBytes = 32 << 20
 // token to wherever a host (or a proxy) points.
 func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
-// hostTransport sends the bearer token, bounds each answer, and remembers
-// the last HTTP status that was not a success, which the SDK's errors do
-// not carry.
+// hostTransport sends the bearer token (to hosts; Prometheus gets none),
+// bounds each answer, and remembers the last HTTP status that was not a
+// success, which the SDK's errors do not carry.
 type hostTransport struct {
 	base     http.RoundTripper
 	token    string
