@@ -53,10 +53,11 @@ func encodeCallResults(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // spliceable reports whether r has a shape callResult holds whole: no
-// _meta, no input requests, a first content block of plain text, and
-// structuredContent absent or already JSON.
+// input requests, a first content block of plain text, and
+// structuredContent absent or already JSON. Its _meta (every answer's
+// provenance) goes along as it is.
 func spliceable(r *mcp.CallToolResult) bool {
-	if r.Meta != nil || r.InputRequests != nil || r.RequestState != "" || r.NeedsInput() || len(r.Content) == 0 {
+	if r.InputRequests != nil || r.RequestState != "" || r.NeedsInput() || len(r.Content) == 0 {
 		return false
 	}
 	t, ok := r.Content[0].(*mcp.TextContent)
@@ -81,12 +82,12 @@ var completeMark = []byte(`"resultType":"complete"`)
 // read from the SDK's own encoding of r without its content, a few bytes.
 func plainResult(r *mcp.CallToolResult) (*callResult, bool) {
 	bare := *r
-	bare.Content, bare.StructuredContent = nil, nil
+	bare.Meta, bare.Content, bare.StructuredContent = nil, nil, nil
 	frame, err := bare.MarshalJSON()
 	if err != nil {
 		return nil, false
 	}
-	out := &callResult{IsError: r.IsError, Content: make([]any, len(r.Content))}
+	out := &callResult{ResultBase: mcp.ResultBase{Meta: r.Meta}, IsError: r.IsError, Content: make([]any, len(r.Content))}
 	if bytes.Contains(frame, completeMark) {
 		out.ResultType = "complete"
 	} else if bytes.Contains(frame, []byte(`"resultType"`)) {

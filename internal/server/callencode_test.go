@@ -31,6 +31,9 @@ func TestEncodedCallResultIsTheSDKs(t *testing.T) {
 		}, StructuredContent: envelope}},
 		{"no structured content (before 2025-06-18)", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(envelope)}}}},
 		{"empty text", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{}}, StructuredContent: json.RawMessage(`{}`)}},
+		// Every tool's answer carries its provenance in _meta.
+		{"provenance", &mcp.CallToolResult{Meta: mcp.Meta{"io.hostmcp/call": map[string]any{"tool": "fs_read", "duration_ms": 3, "host": "h"}},
+			Content: []mcp.Content{&mcp.TextContent{Text: string(envelope)}}, StructuredContent: envelope}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,15 +69,13 @@ func TestEncodedCallResultIsTheSDKs(t *testing.T) {
 	}
 }
 
-// What callResult does not hold goes the SDK's way: results with _meta,
-// a first block that is not plain text, structuredContent that is not
-// JSON already.
+// What callResult does not hold goes the SDK's way: a first block that
+// is not plain text, structuredContent that is not JSON already.
 func TestEncodeCallResultsLeavesOtherShapes(t *testing.T) {
 	tests := []struct {
 		name string
 		res  *mcp.CallToolResult
 	}{
-		{"meta", &mcp.CallToolResult{Meta: mcp.Meta{"k": 1}, Content: []mcp.Content{&mcp.TextContent{Text: "x"}}}},
 		{"no content", &mcp.CallToolResult{Content: []mcp.Content{}}},
 		{"image first", &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: []byte("x"), MIMEType: "image/png"}}}},
 		{"annotated text", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "x", Annotations: &mcp.Annotations{Priority: 1}}}}},
