@@ -16,10 +16,11 @@ const inMemoryMax = 1 << 20
 
 // checkFile checks the candidate lines rg reported in one open file: read
 // whole into buf when it is at most inMemoryMax bytes, else streamed
-// through br, the bytes already read first. It returns buf, perhaps grown,
-// for the next file.
-func (s *scanner) checkFile(path string, f io.Reader, lines []int, buf []byte, br *bufio.Reader, emit func(Hit) bool) []byte {
-	buf, whole := readUpTo(f, buf[:0], inMemoryMax)
+// through br, the bytes already read first. size is the file's size when
+// it was opened, or -1 when unknown (see readUpTo). It returns buf,
+// perhaps grown, for the next file.
+func (s *scanner) checkFile(path string, f io.Reader, size int64, lines []int, buf []byte, br *bufio.Reader, emit func(Hit) bool) []byte {
+	buf, whole := readUpTo(f, buf[:0], inMemoryMax, size)
 	if whole {
 		s.checkLines(path, buf, lines, emit)
 		return buf
@@ -31,8 +32,17 @@ func (s *scanner) checkFile(path string, f io.Reader, lines []int, buf []byte, b
 
 // readUpTo appends f's content to buf until the end of the file, or until
 // more than limit bytes are held; whole says it reached the end. A read
-// error ends the file where it stopped, as the stream does.
-func readUpTo(f io.Reader, buf []byte, limit int) ([]byte, bool) {
+// error ends the file where it stopped, as the stream does. size, when not
+// -1, is what statx said of the file just opened: a read that leaves room
+// in buf and brings the content to exactly that size is the end of the
+// file, as the kernel reads a regular file (it fills the buffer unless the
+// file ends), so the read that would return nothing is not made. A file
+// that grew or shrank since, or a size of 0 (procfs, sysfs), is read to its
+// end as before.
+func readUpTo(f io.Reader, buf []byte, limit int, size int64) ([]byte, bool) {
+	if want := int(size) + 1; size >= 0 && size < int64(limit) && cap(buf) < want {
+		buf = make([]byte, 0, max(want, 64<<10))
+	}
 	if cap(buf) == 0 {
 		buf = make([]byte, 0, 64<<10)
 	}
@@ -45,7 +55,7 @@ func readUpTo(f io.Reader, buf []byte, limit int) ([]byte, bool) {
 		if len(buf) > limit {
 			return buf, false
 		}
-		if err != nil {
+		if err != nil || n > 0 && len(buf) < cap(buf) && int64(len(buf)) == size {
 			return buf, true
 		}
 	}

@@ -44,7 +44,7 @@ func TestCheckFileMatchesWholeFile(t *testing.T) {
 				}{{every, all}, {some, want}} {
 					var got []Hit
 					// One byte a read: the buffer grows across many reads.
-					buf = sc.checkFile("f", iotest.OneByteReader(bytes.NewReader(data)), tc.lines, buf, br, func(h Hit) bool { got = append(got, h); return true })
+					buf = sc.checkFile("f", iotest.OneByteReader(bytes.NewReader(data)), -1, tc.lines, buf, br, func(h Hit) bool { got = append(got, h); return true })
 					if !slices.Equal(got, tc.want) {
 						t.Fatalf("size %d newline %v ctx %d: %d candidates gave %d hits, want %d", len(data), lastNewline, ctx, len(tc.lines), len(got), len(tc.want))
 					}
