@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -14,20 +15,30 @@ import (
 // near its end makes a goroutine hold more than this.
 const inMemoryMax = 1 << 20
 
+// checkBufs are what checking a file needs besides the file, kept by a
+// checking goroutine from file to file: buf holds a file read whole, br
+// streams a larger one and is made only when one comes.
+type checkBufs struct {
+	buf []byte
+	br  *bufio.Reader
+}
+
 // checkFile checks the candidate lines rg reported in one open file: read
-// whole into buf when it is at most inMemoryMax bytes, else streamed
-// through br, the bytes already read first. size is the file's size when
-// it was opened, or -1 when unknown (see readUpTo). It returns buf,
-// perhaps grown, for the next file.
-func (s *scanner) checkFile(path string, f io.Reader, size int64, lines []int, buf []byte, br *bufio.Reader, emit func(Hit) bool) []byte {
-	buf, whole := readUpTo(f, buf[:0], inMemoryMax, size)
+// whole into b.buf when it is at most inMemoryMax bytes, else streamed
+// through b.br, the bytes already read first. size is the file's size when
+// it was opened, or -1 when unknown (see readUpTo).
+func (s *scanner) checkFile(path string, f io.Reader, size int64, lines []int, b *checkBufs, emit func(Hit) bool) {
+	var whole bool
+	b.buf, whole = readUpTo(f, b.buf[:0], inMemoryMax, size)
 	if whole {
-		s.checkLines(path, buf, lines, emit)
-		return buf
+		s.checkLines(path, b.buf, lines, emit)
+		return
 	}
-	br.Reset(io.MultiReader(bytes.NewReader(buf), f))
-	_, _ = s.stream(path, br, lines, emit)
-	return buf
+	if b.br == nil {
+		b.br = bufio.NewReaderSize(nil, 64<<10)
+	}
+	b.br.Reset(io.MultiReader(bytes.NewReader(b.buf), f))
+	_, _ = s.stream(path, b.br, lines, emit)
 }
 
 // readUpTo appends f's content to buf until the end of the file, or until
@@ -41,10 +52,11 @@ func (s *scanner) checkFile(path string, f io.Reader, size int64, lines []int, b
 // end as before.
 func readUpTo(f io.Reader, buf []byte, limit int, size int64) ([]byte, bool) {
 	if want := int(size) + 1; size >= 0 && size < int64(limit) && cap(buf) < want {
-		buf = make([]byte, 0, max(want, 64<<10))
+		// A power of two: the next files, most of them no larger, fit.
+		buf = make([]byte, 0, max(1<<bits.Len(uint(want)), 16<<10))
 	}
 	if cap(buf) == 0 {
-		buf = make([]byte, 0, 64<<10)
+		buf = make([]byte, 0, 16<<10)
 	}
 	for {
 		if len(buf) == cap(buf) {

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"runtime"
@@ -74,9 +73,7 @@ func (v *verifier) wait() []Hit {
 
 func (v *verifier) run() {
 	defer v.wg.Done()
-	// Buffers per goroutine, not per file.
-	br := bufio.NewReaderSize(nil, 64<<10)
-	var buf []byte
+	var bufs checkBufs // per goroutine, not per file
 	var local []Hit
 	emit := func(h Hit) bool {
 		local = append(local, h)
@@ -92,7 +89,7 @@ func (v *verifier) run() {
 			if err != nil {
 				continue
 			}
-			buf = v.req.sc.checkFile(c.path, fdReader(fd), size, c.lines, buf, br, emit)
+			v.req.sc.checkFile(c.path, fdReader(fd), size, c.lines, &bufs, emit)
 			unix.Close(fd)
 		}
 		v.mu.Lock()
