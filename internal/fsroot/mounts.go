@@ -45,14 +45,20 @@ func (m MountID) holds(o MountID) bool {
 // such ids are never reused. Older kernels ignore the bit and answer with
 // the plain mount id (5.8+), or with none.
 func statxMount(dirfd int, name string, flags int) (MountID, error) {
-	id, _, _, err := statxKind(dirfd, name, flags)
+	id, _, err := statxKind(dirfd, name, flags)
 	return id, err
 }
 
 // statxKind is statxMount that also returns the file's type bits
-// (unix.S_IFMT of its mode) and its size in bytes (-1 when the kernel did
-// not give it), which the same call gives.
-func statxKind(dirfd int, name string, flags int) (MountID, uint32, int64, error) {
+// (unix.S_IFMT of its mode), which the same call gives.
+func statxKind(dirfd int, name string, flags int) (MountID, uint32, error) {
+	id, kind, _, err := statxFile(dirfd, name, flags)
+	return id, kind, err
+}
+
+// statxFile is statxKind that also returns the file's size in bytes (-1
+// when the kernel did not give it), which the same call gives.
+func statxFile(dirfd int, name string, flags int) (MountID, uint32, int64, error) {
 	var stx unix.Statx_t
 	err := unix.Statx(dirfd, name, flags|unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT|unix.AT_STATX_DONT_SYNC,
 		unix.STATX_TYPE|unix.STATX_SIZE|unix.STATX_MNT_ID|unix.STATX_MNT_ID_UNIQUE, &stx)

@@ -29,7 +29,7 @@ func (r *Reported) OpenFD(rel string) (fd int, size int64, err error) {
 	if err != nil {
 		return -1, -1, err
 	}
-	id, kind, size, err := statxKind(fd, "", unix.AT_EMPTY_PATH)
+	id, kind, size, err := statxFile(fd, "", unix.AT_EMPTY_PATH)
 	switch {
 	case err != nil:
 	case kind != unix.S_IFREG:
