@@ -52,27 +52,38 @@ func statxMount(dirfd int, name string, flags int) (MountID, error) {
 // statxKind is statxMount that also returns the file's type bits
 // (unix.S_IFMT of its mode), which the same call gives.
 func statxKind(dirfd int, name string, flags int) (MountID, uint32, error) {
+	id, kind, _, err := statxFile(dirfd, name, flags)
+	return id, kind, err
+}
+
+// statxFile is statxKind that also returns the file's size in bytes (-1
+// when the kernel did not give it), which the same call gives.
+func statxFile(dirfd int, name string, flags int) (MountID, uint32, int64, error) {
 	var stx unix.Statx_t
 	err := unix.Statx(dirfd, name, flags|unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT|unix.AT_STATX_DONT_SYNC,
-		unix.STATX_TYPE|unix.STATX_MNT_ID|unix.STATX_MNT_ID_UNIQUE, &stx)
+		unix.STATX_TYPE|unix.STATX_SIZE|unix.STATX_MNT_ID|unix.STATX_MNT_ID_UNIQUE, &stx)
 	if errors.Is(err, unix.ENOSYS) { // before Linux 4.11
 		var st unix.Stat_t
 		if err := unix.Fstatat(dirfd, name, &st, flags|unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			return MountID{}, 0, err
+			return MountID{}, 0, -1, err
 		}
 		kind := st.Mode & unix.S_IFMT
-		return MountID{dev: st.Dev, dir: kind == unix.S_IFDIR}, kind, nil
+		return MountID{dev: st.Dev, dir: kind == unix.S_IFDIR}, kind, st.Size, nil
 	}
 	if err != nil {
-		return MountID{}, 0, err
+		return MountID{}, 0, -1, err
 	}
 	kind := uint32(stx.Mode) & unix.S_IFMT
+	size := int64(-1)
+	if stx.Mask&unix.STATX_SIZE != 0 {
+		size = int64(stx.Size)
+	}
 	return MountID{
 		dev:    unix.Mkdev(stx.Dev_major, stx.Dev_minor),
 		mnt:    stx.Mnt_id,
 		hasMnt: stx.Mask&(unix.STATX_MNT_ID|unix.STATX_MNT_ID_UNIQUE) != 0,
 		dir:    kind == unix.S_IFDIR,
-	}, kind, nil
+	}, kind, size, nil
 }
 
 // mountOf identifies an open file: the very object read, so a path swapped

@@ -1,7 +1,6 @@
 package fsroot
 
 import (
-	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -72,30 +71,8 @@ func (r *Reported) Regular(rel string) bool {
 // directory the fence admits, and on the fence's mount itself unless
 // crossing is allowed: a file bind-mounted from elsewhere is refused too.
 func (r *Reported) Open(rel string) (*os.File, error) {
-	dir, base, ok := splitReported(rel)
-	if !ok {
-		return nil, fs.ErrInvalid
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock() // held while dir's descriptor is in use: forget may close it
-	dfd := r.dir(dir)
-	if dfd < 0 {
-		return nil, fs.ErrNotExist
-	}
-	fd, err := unix.Openat(dfd, base, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, _, err := r.OpenFD(rel)
 	if err != nil {
-		return nil, err
-	}
-	id, kind, err := statxKind(fd, "", unix.AT_EMPTY_PATH)
-	switch {
-	case err != nil:
-	case kind != unix.S_IFREG:
-		err = fs.ErrInvalid
-	case !r.fence.admitsID(id):
-		err = fs.ErrPermission
-	}
-	if err != nil {
-		unix.Close(fd)
 		return nil, err
 	}
 	return os.NewFile(uintptr(fd), rel), nil

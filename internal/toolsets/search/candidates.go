@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -14,27 +15,48 @@ import (
 // near its end makes a goroutine hold more than this.
 const inMemoryMax = 1 << 20
 
+// checkBufs are what checking a file needs besides the file, kept by a
+// checking goroutine from file to file: buf holds a file read whole, br
+// streams a larger one and is made only when one comes.
+type checkBufs struct {
+	buf []byte
+	br  *bufio.Reader
+}
+
 // checkFile checks the candidate lines rg reported in one open file: read
-// whole into buf when it is at most inMemoryMax bytes, else streamed
-// through br, the bytes already read first. It returns buf, perhaps grown,
-// for the next file.
-func (s *scanner) checkFile(path string, f io.Reader, lines []int, buf []byte, br *bufio.Reader, emit func(Hit) bool) []byte {
-	buf, whole := readUpTo(f, buf[:0], inMemoryMax)
+// whole into b.buf when it is at most inMemoryMax bytes, else streamed
+// through b.br, the bytes already read first. size is the file's size when
+// it was opened, or -1 when unknown (see readUpTo).
+func (s *scanner) checkFile(path string, f io.Reader, size int64, lines []int, b *checkBufs, emit func(Hit) bool) {
+	var whole bool
+	b.buf, whole = readUpTo(f, b.buf[:0], inMemoryMax, size)
 	if whole {
-		s.checkLines(path, buf, lines, emit)
-		return buf
+		s.checkLines(path, b.buf, lines, emit)
+		return
 	}
-	br.Reset(io.MultiReader(bytes.NewReader(buf), f))
-	_, _ = s.stream(path, br, lines, emit)
-	return buf
+	if b.br == nil {
+		b.br = bufio.NewReaderSize(nil, 64<<10)
+	}
+	b.br.Reset(io.MultiReader(bytes.NewReader(b.buf), f))
+	_, _ = s.stream(path, b.br, lines, emit)
 }
 
 // readUpTo appends f's content to buf until the end of the file, or until
 // more than limit bytes are held; whole says it reached the end. A read
-// error ends the file where it stopped, as the stream does.
-func readUpTo(f io.Reader, buf []byte, limit int) ([]byte, bool) {
+// error ends the file where it stopped, as the stream does. size, when not
+// -1, is what statx said of the file just opened: a read that leaves room
+// in buf and brings the content to exactly that size is the end of the
+// file, as the kernel reads a regular file (it fills the buffer unless the
+// file ends), so the read that would return nothing is not made. A file
+// that grew or shrank since, or a size of 0 (procfs, sysfs), is read to its
+// end as before.
+func readUpTo(f io.Reader, buf []byte, limit int, size int64) ([]byte, bool) {
+	if want := int(size) + 1; size >= 0 && size < int64(limit) && cap(buf) < want {
+		// A power of two: the next files, most of them no larger, fit.
+		buf = make([]byte, 0, max(1<<bits.Len(uint(want)), 16<<10))
+	}
 	if cap(buf) == 0 {
-		buf = make([]byte, 0, 64<<10)
+		buf = make([]byte, 0, 16<<10)
 	}
 	for {
 		if len(buf) == cap(buf) {
@@ -45,7 +67,7 @@ func readUpTo(f io.Reader, buf []byte, limit int) ([]byte, bool) {
 		if len(buf) > limit {
 			return buf, false
 		}
-		if err != nil {
+		if err != nil || n > 0 && len(buf) < cap(buf) && int64(len(buf)) == size {
 			return buf, true
 		}
 	}

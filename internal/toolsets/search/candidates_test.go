@@ -36,15 +36,17 @@ func TestCheckFileMatchesWholeFile(t *testing.T) {
 				}
 				some = append(some, 2, 1_000_000) // no match; past the end
 				slices.Sort(some)
-				br := bufio.NewReaderSize(nil, 256)
-				var buf []byte
+				bufs := checkBufs{br: bufio.NewReaderSize(nil, 256)}
+				if ctx == 0 {
+					bufs = checkBufs{} // the stream's reader made when first needed
+				}
 				for _, tc := range []struct {
 					lines []int
 					want  []Hit
 				}{{every, all}, {some, want}} {
 					var got []Hit
 					// One byte a read: the buffer grows across many reads.
-					buf = sc.checkFile("f", iotest.OneByteReader(bytes.NewReader(data)), tc.lines, buf, br, func(h Hit) bool { got = append(got, h); return true })
+					sc.checkFile("f", iotest.OneByteReader(bytes.NewReader(data)), -1, tc.lines, &bufs, func(h Hit) bool { got = append(got, h); return true })
 					if !slices.Equal(got, tc.want) {
 						t.Fatalf("size %d newline %v ctx %d: %d candidates gave %d hits, want %d", len(data), lastNewline, ctx, len(tc.lines), len(got), len(tc.want))
 					}

@@ -57,9 +57,11 @@ type searchReq struct {
 	loc   fsroot.Loc
 	opt   options
 	fence *fsroot.Fence // keeps both engines on the root's file system
-	re    *regexp.Regexp
-	sc    *scanner
-	limit int
+	// mounts names, for the warning, what rg's --one-file-system left out.
+	mounts *mountTable
+	re     *regexp.Regexp
+	sc     *scanner
+	limit  int
 	// ignoreCase is the case rule both engines apply.
 	ignoreCase bool
 }
@@ -159,12 +161,13 @@ func (s *Set) prepare(roots *fsroot.Set, in contentIn) (*searchReq, error) {
 		return nil, err
 	}
 	return &searchReq{
-		loc:   loc,
-		opt:   options{hidden: in.IncludeHidden, noIgnore: in.IncludeIgnored, glob: in.FileGlob, cross: in.CrossMounts},
-		fence: fence,
-		re:    re,
-		sc:    &scanner{re: re, ctx: ctxLines},
-		limit: in.MaxResults,
+		loc:    loc,
+		opt:    options{hidden: in.IncludeHidden, noIgnore: in.IncludeIgnored, glob: in.FileGlob, cross: in.CrossMounts},
+		fence:  fence,
+		mounts: s.mounts,
+		re:     re,
+		sc:     &scanner{re: re, ctx: ctxLines},
+		limit:  in.MaxResults,
 
 		ignoreCase: ignoreCase,
 	}, nil

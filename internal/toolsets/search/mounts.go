@@ -5,8 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hostmcp/hostmcp/internal/hostinfo"
-	"github.com/hostmcp/hostmcp/internal/kernelpath"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -37,12 +35,10 @@ func (r *searchReq) warnMounts(call *tool.Call, engine string) {
 		return
 	}
 	if engine == "rg" {
-		if info, err := os.ReadFile(kernelpath.SelfMountinfo); err == nil {
-			if mps, err := hostinfo.MountPoints(info); err == nil {
-				for _, m := range r.fence.MountsBelow(mps) {
-					if r.opt.hidden || !hiddenPath(m) { // rg never looks there
-						r.fence.Skip(m)
-					}
+		if mps, err := r.mounts.mountPoints(); err == nil {
+			for _, m := range r.fence.MountsBelow(mps) {
+				if r.opt.hidden || !hiddenPath(m) { // rg never looks there
+					r.fence.Skip(m)
 				}
 			}
 		}

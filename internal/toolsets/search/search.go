@@ -21,12 +21,13 @@ type Deps struct {
 
 // Set is the search toolset.
 type Set struct {
-	roots *fsroot.Set
-	exec  *execx.Runner
+	roots  *fsroot.Set
+	exec   *execx.Runner
+	mounts *mountTable // for the warnings of rg searches
 }
 
 // New builds the search toolset.
-func New(d *Deps) *Set { return &Set{roots: d.Roots, exec: d.Exec} }
+func New(d *Deps) *Set { return &Set{roots: d.Roots, exec: d.Exec, mounts: &mountTable{}} }
 
 // Toolset lists the search tools.
 func (s *Set) Toolset() tool.Toolset {

@@ -1,11 +1,13 @@
 package search
 
 import (
-	"bufio"
 	"context"
+	"io"
 	"runtime"
 	"slices"
 	"sync"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 )
@@ -71,9 +73,7 @@ func (v *verifier) wait() []Hit {
 
 func (v *verifier) run() {
 	defer v.wg.Done()
-	// Buffers per goroutine, not per file.
-	br := bufio.NewReaderSize(nil, 64<<10)
-	var buf []byte
+	var bufs checkBufs // per goroutine, not per file
 	var local []Hit
 	emit := func(h Hit) bool {
 		local = append(local, h)
@@ -85,15 +85,33 @@ func (v *verifier) run() {
 			if v.ctx.Err() != nil {
 				break
 			}
-			f, err := v.rep.Open(c.path)
+			fd, size, err := v.rep.OpenFD(c.path)
 			if err != nil {
 				continue
 			}
-			buf = v.req.sc.checkFile(c.path, f, c.lines, buf, br, emit)
-			f.Close()
+			v.req.sc.checkFile(c.path, fdReader(fd), size, c.lines, &bufs, emit)
+			unix.Close(fd)
 		}
 		v.mu.Lock()
 		v.hits = append(v.hits, local...)
 		v.mu.Unlock()
+	}
+}
+
+// fdReader reads a regular file's bare descriptor (fsroot.Reported.OpenFD).
+type fdReader int
+
+func (fd fdReader) Read(p []byte) (int, error) {
+	for {
+		n, err := unix.Read(int(fd), p)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
 	}
 }
