@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -114,9 +115,10 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		// Each path is checked as rg prints it, while rg goes on walking.
 		reported := req.fence.Reported()
 		_, err = runRg(ctx, s.exec, req.loc, append(rgBase(&req.opt), "--files"), func(line []byte) bool {
-			// Most names do not match: only the path of one that does is
-			// copied out of rg's line.
-			if !match(string(line[bytes.LastIndexByte(line, '/')+1:])) {
+			// Most names do not match: each is matched where it lies in
+			// rg's line, which match keeps nothing of, and only the path
+			// of one that does is copied out.
+			if !match(bytesView(line[bytes.LastIndexByte(line, '/')+1:])) {
 				return true
 			}
 			rel := rgPath(line)
@@ -146,4 +148,11 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		out.Handle = tool.PutLines(ctx, call, "search_files", map[string]any{"kind": "search_files", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern}, hits, in.MaxResults)
 	}
 	return out, nil
+}
+
+// bytesView is b as a string without a copy, for a look that keeps
+// nothing of it while b stays unchanged: 11,464 names of GOROOT/src were
+// as many small allocations, only to be matched and dropped.
+func bytesView(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
