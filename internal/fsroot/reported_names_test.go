@@ -91,3 +91,35 @@ func TestSplitReportedAsPathClean(t *testing.T) {
 		t.Fatalf("only %d paths checked", checked)
 	}
 }
+
+// A file swapped for a link after one check is refused by the next, through
+// the same directory held open (O_PATH) meanwhile.
+func TestRegularSeesAFileSwappedForALink(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	writeFiles(t, outside, "o.txt")
+	writeFiles(t, root, "tree/a.txt", "tree/sub/a.txt")
+	r := reportedOn(t, newSet(t, Spec{Path: root}), false)
+	for _, rel := range []string{"a.txt", "sub/a.txt"} {
+		if !r.Regular(rel) {
+			t.Fatalf("%s refused before the swap", rel)
+		}
+		p := filepath.Join(root, "tree", rel)
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(outside, "o.txt"), p); err != nil {
+			t.Fatal(err)
+		}
+		if r.Regular(rel) {
+			t.Errorf("%s admitted after it became a link", rel)
+		}
+		if f, err := r.Open(rel); err == nil {
+			f.Close()
+			t.Errorf("%s opened after it became a link", rel)
+		}
+	}
+}
