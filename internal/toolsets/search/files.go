@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -115,6 +116,14 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		// Each path is checked as rg prints it, while rg goes on walking.
 		reported := req.fence.Reported()
 		_, err = runRg(ctx, s.exec, req.loc, append(rgBase(&req.opt), "--files"), func(line []byte) bool {
+			// rg prints every path as "./..." and a line apart: a line
+			// without the prefix is the rest of a name holding a newline,
+			// never a path. Its first part does begin like one, as a name
+			// in the same directory; if that is a file rg lists too, it
+			// comes twice, and is listed once (below).
+			if !bytes.HasPrefix(line, []byte("./")) {
+				return true
+			}
 			// Most names do not match: each is matched where it lies in
 			// rg's line, which match keeps nothing of, and only the path
 			// of one that does is copied out.
@@ -135,6 +144,7 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	}
 	req.warnMounts(call, eng)
 	sort.Strings(paths)
+	paths = slices.Compact(paths)
 	hits := make([]fileHit, len(paths))
 	for i, p := range paths {
 		hits[i] = fileHit{Path: fsroot.ShowName(p)}

@@ -110,3 +110,47 @@ func TestFilesOddNamesBothEngines(t *testing.T) {
 		}
 	}
 }
+
+// A name holding a newline reaches search_files through rg as two lines;
+// where each half is itself the path of a file rg lists, that file was
+// listed twice, and where the second half named a file rg leaves out
+// (.gitignore), it was listed. Each path is listed once, the total counts
+// it once, and the half line is not taken for a path.
+func TestFilesNewlineNameListsNothingTwice(t *testing.T) {
+	testutil.RequireBinary(t, "rg")
+	dir := t.TempDir()
+	for _, n := range []string{"a_t.go\nb_t.go", "a_t.go", "b_t.go", "c\nig_t.go", "ig_t.go"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("ig_t.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer roots.Close()
+	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(&Deps{Roots: roots, Exec: ex})
+	var out filesOut
+	if err := json.Unmarshal(runTool(t, s.files(), map[string]any{"pattern": "_t.go", "engine": "rg"}), &out); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, h := range out.Hits {
+		seen[h.Path]++
+	}
+	for p, n := range seen {
+		if n > 1 {
+			t.Errorf("%q listed %d times", p, n)
+		}
+	}
+	if out.TotalHits != len(seen) || seen["a_t.go"] != 1 || seen["b_t.go"] != 1 || seen["ig_t.go"] != 0 {
+		t.Errorf("total %d, hits %q", out.TotalHits, out.Hits)
+	}
+}
