@@ -19,10 +19,12 @@ import (
 // the same 100 lines as a file of their own (window.log) and a ping, in
 // turns, so that all three see the same machine. It reports the window's
 // p50 (p50-ms), window.log's (base-p50-ms), the median of their per-pair
-// ratios, the ping's p50, the answer's size and the server's peak RSS
-// after the calls. With HOSTMCP_BENCH_BEFORE naming another build,
-// repeat-vs-before is the same read from both builds interleaved (ratio:
-// after / before).
+// ratios, the ping's p50, the answer's size, the CPU a window's call costs
+// node (the driver and the SDK: client-cpu-ms) and the server
+// (server-cpu-ms), summed from /proc in 10 ms ticks over the run, and the
+// server's peak RSS after the calls. With HOSTMCP_BENCH_BEFORE naming
+// another build, repeat-vs-before is the same read from both builds
+// interleaved (ratio: after / before).
 func BenchmarkFsReadWindowDeepTS(b *testing.B) {
 	root := b.TempDir()
 	windowFiles(b, root)
@@ -30,8 +32,15 @@ func BenchmarkFsReadWindowDeepTS(b *testing.B) {
 		d := startTSHostmcp(b, binary, root, unlimited)
 		size := d.call(b, "fs_read", deepWindow).Bytes // builds the index
 		var deep, same, ping []time.Duration
+		var client, server time.Duration // node's and the server's CPU in the window's calls
+		node := d.cmd.Process.Pid
 		steps := []func(){
-			func() { deep = append(deep, d.call(b, "fs_read", deepWindow).took()) },
+			func() {
+				c0, s0 := processCPU(b, node), processCPU(b, d.serverPid)
+				deep = append(deep, d.call(b, "fs_read", deepWindow).took())
+				client += processCPU(b, node) - c0
+				server += processCPU(b, d.serverPid) - s0
+			},
 			func() { same = append(same, d.call(b, "fs_read", sameLines).took()) },
 			func() { ping = append(ping, d.ping(b)) },
 		}
@@ -43,6 +52,8 @@ func BenchmarkFsReadWindowDeepTS(b *testing.B) {
 		reportPairs(b, deep, same)
 		b.ReportMetric(p50ms(ping), "ping-p50-ms")
 		b.ReportMetric(float64(size), "answer-bytes")
+		b.ReportMetric(client.Seconds()*1000/float64(len(deep)), "client-cpu-ms")
+		b.ReportMetric(server.Seconds()*1000/float64(len(deep)), "server-cpu-ms")
 		b.ReportMetric(float64(statusKB(b, d.serverPid, "VmHWM:"))/1024, "server-peak-RSS-MiB")
 	})
 	if before := os.Getenv("HOSTMCP_BENCH_BEFORE"); before != "" {
