@@ -72,7 +72,7 @@ func readIndexedWindow(ra io.ReaderAt, size int64, idx *lineIndex, offset, limit
 			start = 0
 		}
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(ra, start, size-start), 64<<10)
+	br := bufio.NewReaderSize(io.NewSectionReader(ra, start, size-start), readBufferSize(size-start))
 	consumed := start
 	for offset > 0 && line < offset {
 		n, err := skipLine(br)
@@ -165,26 +165,36 @@ func readIndexedWindow(ra io.ReaderAt, size int64, idx *lineIndex, offset, limit
 	return w, nil
 }
 
+// readBufferSize is the read buffer for n bytes of a file: 64 KiB, or n
+// when less (bufio's floor is 16 bytes), so that a small file's read does
+// not allocate, nor the collector clear, a buffer several times the file.
+func readBufferSize(n int64) int { return int(min(n, 64<<10)) }
+
 // readLine returns one line with its terminator, cut to maxLineBytes, and
-// the bytes it spanned in the file.
+// the bytes it spanned in the file. A line that fits in the reader's
+// buffer, nearly every one, is copied once, straight into its string.
 func readLine(br *bufio.Reader) (string, int64, bool, error) {
+	frag, err := br.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) && len(frag) <= maxLineBytes {
+		return string(frag), int64(len(frag)), false, err
+	}
 	var buf []byte
 	var n int64
 	for {
-		frag, err := br.ReadSlice('\n')
 		n += int64(len(frag))
 		if room := maxLineBytes - len(buf); room > 0 {
 			buf = append(buf, frag[:min(room, len(frag))]...)
 		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			break
 		}
-		cut := n > maxLineBytes
-		if cut && bytes.HasSuffix(frag, []byte{'\n'}) {
-			buf = append(buf, '\n') // a cut line is still a line
-		}
-		return string(buf), n, cut, err
+		frag, err = br.ReadSlice('\n')
 	}
+	cut := n > maxLineBytes
+	if cut && bytes.HasSuffix(frag, []byte{'\n'}) {
+		buf = append(buf, '\n') // a cut line is still a line
+	}
+	return string(buf), n, cut, err
 }
 
 // skipLine consumes one line without keeping it.
