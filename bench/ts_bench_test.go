@@ -24,7 +24,7 @@ import (
 // (server-cpu-ms), summed from /proc in 10 ms ticks over the run, and the
 // server's peak RSS after the calls. With HOSTMCP_BENCH_BEFORE naming
 // another build, repeat-vs-before is the same read from both builds
-// interleaved (ratio: after / before).
+// interleaved (ratio: after / before), small-vs-before window.log's.
 func BenchmarkFsReadWindowDeepTS(b *testing.B) {
 	root := b.TempDir()
 	windowFiles(b, root)
@@ -57,12 +57,18 @@ func BenchmarkFsReadWindowDeepTS(b *testing.B) {
 		b.ReportMetric(float64(statusKB(b, d.serverPid, "VmHWM:"))/1024, "server-peak-RSS-MiB")
 	})
 	if before := os.Getenv("HOSTMCP_BENCH_BEFORE"); before != "" {
-		b.Run("repeat-vs-before", func(b *testing.B) {
-			after, old := startTSHostmcp(b, binary, root, unlimited), startTSHostmcp(b, before, root, unlimited)
-			after.call(b, "fs_read", deepWindow)
-			old.call(b, "fs_read", deepWindow)
-			loopPairsTimed(b, after.timeCall(b, "fs_read", deepWindow), old.timeCall(b, "fs_read", deepWindow))
-		})
+		for _, read := range []struct {
+			name string
+			args map[string]any
+		}{{"repeat-vs-before", deepWindow}, {"small-vs-before", sameLines}} {
+			args := read.args
+			b.Run(read.name, func(b *testing.B) {
+				after, old := startTSHostmcp(b, binary, root, unlimited), startTSHostmcp(b, before, root, unlimited)
+				after.call(b, "fs_read", args)
+				old.call(b, "fs_read", args)
+				loopPairsTimed(b, after.timeCall(b, "fs_read", args), old.timeCall(b, "fs_read", args))
+			})
+		}
 	}
 }
 
