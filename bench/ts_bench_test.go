@@ -24,7 +24,8 @@ import (
 // (server-cpu-ms), summed from /proc in 10 ms ticks over the run, and the
 // server's peak RSS after the calls. With HOSTMCP_BENCH_BEFORE naming
 // another build, repeat-vs-before is the same read from both builds
-// interleaved (ratio: after / before), small-vs-before window.log's.
+// interleaved (ratio: after / before), small-vs-before window.log's,
+// each with the CPU a call costs either server.
 func BenchmarkFsReadWindowDeepTS(b *testing.B) {
 	root := b.TempDir()
 	windowFiles(b, root)
@@ -66,7 +67,10 @@ func BenchmarkFsReadWindowDeepTS(b *testing.B) {
 				after, old := startTSHostmcp(b, binary, root, unlimited), startTSHostmcp(b, before, root, unlimited)
 				after.call(b, "fs_read", args)
 				old.call(b, "fs_read", args)
-				loopPairsTimed(b, after.timeCall(b, "fs_read", args), old.timeCall(b, "fs_read", args))
+				var afterCPU, oldCPU time.Duration
+				loopPairsTimed(b, after.timeServerCall(b, &afterCPU, "fs_read", args), old.timeServerCall(b, &oldCPU, "fs_read", args))
+				b.ReportMetric(afterCPU.Seconds()*1000/float64(b.N), "server-cpu-ms")
+				b.ReportMetric(oldCPU.Seconds()*1000/float64(b.N), "base-server-cpu-ms")
 			})
 		}
 	}

@@ -167,6 +167,18 @@ func (d *tsDriver) timeCall(tb testing.TB, tool string, args map[string]any) fun
 	return func() time.Duration { return d.call(tb, tool, args).took() }
 }
 
+// timeServerCall is timeCall that also adds the CPU the server used
+// during the call to cpu (from /proc, in 10 ms ticks: summed over many
+// calls).
+func (d *tsDriver) timeServerCall(tb *testing.B, cpu *time.Duration, tool string, args map[string]any) func() time.Duration {
+	return func() time.Duration {
+		c0 := processCPU(tb, d.serverPid)
+		took := d.call(tb, tool, args).took()
+		*cpu += processCPU(tb, d.serverPid) - c0
+		return took
+	}
+}
+
 // ping is one successful ping through the TypeScript SDK client.
 func (d *tsDriver) ping(tb testing.TB) time.Duration {
 	tb.Helper()
