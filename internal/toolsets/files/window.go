@@ -72,7 +72,15 @@ func readIndexedWindow(ra io.ReaderAt, size int64, idx *lineIndex, offset, limit
 			start = 0
 		}
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(ra, start, size-start), readBufferSize(size-start))
+	// What the read can use: the rest of the file, or from an index only
+	// the bytes up to the mark after the window, where its lines end.
+	span := size - start
+	if idx != nil {
+		if m, ok := idx.markAfter(offset + limit); ok && m.off > start {
+			span = m.off - start
+		}
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(ra, start, size-start), readBufferSize(span))
 	consumed := start
 	for offset > 0 && line < offset {
 		n, err := skipLine(br)
@@ -165,9 +173,10 @@ func readIndexedWindow(ra io.ReaderAt, size int64, idx *lineIndex, offset, limit
 	return w, nil
 }
 
-// readBufferSize is the read buffer for n bytes of a file: 64 KiB, or n
-// when less (bufio's floor is 16 bytes), so that a small file's read does
-// not allocate, nor the collector clear, a buffer several times the file.
+// readBufferSize is the read buffer for a read of at most n bytes: 64
+// KiB, or n when less (bufio's floor is 16 bytes), so that a small read
+// does not allocate, nor the collector clear, a buffer several times what
+// it reads. A larger read still works, in more reads of the file.
 func readBufferSize(n int64) int { return int(min(n, 64<<10)) }
 
 // readLine returns one line with its terminator, cut to maxLineBytes, and
