@@ -17,14 +17,20 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
 var binary string
 
+// forTests is hostmcp built for the tests here, by the first that asks:
+// benchmarks use binary.
+var forTests = &testutil.Hostmcp{Flags: []string{"-trimpath", "-ldflags", "-s -w"}}
+
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if flag.Lookup("test.bench").Value.String() == "" {
-		os.Exit(m.Run()) // no benchmark asked for: do not pay for a build
+		os.Exit(forTests.Main(m)) // no benchmark asked for: do not pay for a build unless a test asks
 	}
 	// HOSTMCP_BENCH_BINARY measures a binary built elsewhere (another
 	// commit's, for before-and-after figures from one session) with these

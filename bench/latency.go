@@ -35,27 +35,50 @@ func reportLatency(b *testing.B, d []time.Duration) {
 // other work weighs on both alike. It reports both medians and the median
 // of the iterations' ratios f/base, the figure targets are stated in.
 func loopPairs(b *testing.B, f, base func()) {
+	loopPairsTimed(b, timing(f), timing(base))
+}
+
+// loopPairsTimed is loopPairs for calls that say how long they took, such
+// as those the TypeScript driver times around the SDK's own call.
+func loopPairsTimed(b *testing.B, f, base func() time.Duration) {
 	var df, dbase []time.Duration
-	var ratios []float64
 	for i := 0; b.Loop(); i++ {
 		var tf, tbase time.Duration
 		if i%2 == 0 {
-			tf, tbase = timed(f), timed(base)
+			tf, tbase = f(), base()
 		} else {
-			tbase, tf = timed(base), timed(f)
+			tbase, tf = base(), f()
 		}
 		df, dbase = append(df, tf), append(dbase, tbase)
-		ratios = append(ratios, float64(tf)/float64(tbase))
 	}
+	reportPairs(b, df, dbase)
+}
+
+// reportPairs reports the medians of df and dbase, samples taken in pairs
+// (df[i] beside dbase[i]), and the median of the pairs' ratios df/dbase.
+func reportPairs(b *testing.B, df, dbase []time.Duration) {
 	if len(df) == 0 {
 		return
 	}
-	sort.Slice(df, func(i, j int) bool { return df[i] < df[j] })
-	sort.Slice(dbase, func(i, j int) bool { return dbase[i] < dbase[j] })
+	ratios := make([]float64, len(df))
+	for i := range df {
+		ratios[i] = float64(df[i]) / float64(dbase[i])
+	}
 	sort.Float64s(ratios)
-	b.ReportMetric(float64(df[len(df)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(dbase[len(dbase)/2].Microseconds())/1000, "base-p50-ms")
+	b.ReportMetric(p50ms(df), "p50-ms")
+	b.ReportMetric(p50ms(dbase), "base-p50-ms")
 	b.ReportMetric(ratios[len(ratios)/2], "ratio")
+}
+
+// p50ms is the median of d in milliseconds, to the microsecond; it sorts d.
+func p50ms(d []time.Duration) float64 {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	return float64(d[len(d)/2].Microseconds()) / 1000
+}
+
+// timing is f made to say how long it took.
+func timing(f func()) func() time.Duration {
+	return func() time.Duration { return timed(f) }
 }
 
 func timed(f func()) time.Duration {

@@ -29,15 +29,7 @@ func connectLoad(b *testing.B, root, configTOML string) *mcp.ClientSession {
 // connectConfig is connectLoad that also returns the server's command.
 func connectConfig(b *testing.B, root, configTOML string) (*mcp.ClientSession, *exec.Cmd) {
 	b.Helper()
-	args := []string{"serve", "--state-dir", b.TempDir(), "--root", root}
-	if configTOML != "" {
-		p := filepath.Join(b.TempDir(), "hostmcp.toml")
-		if err := os.WriteFile(p, []byte(configTOML), 0o600); err != nil {
-			b.Fatal(err)
-		}
-		args = append(args, "--config", p)
-	}
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(binary, serveArgs(b, root, configTOML)...)
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -45,6 +37,22 @@ func connectConfig(b *testing.B, root, configTOML string) (*mcp.ClientSession, *
 	}
 	b.Cleanup(func() { cs.Close() })
 	return cs, cmd
+}
+
+// serveArgs are the arguments of `hostmcp serve` on stdio with a private
+// state directory, root as its only root and configTOML, if any, as its
+// configuration.
+func serveArgs(tb testing.TB, root, configTOML string) []string {
+	tb.Helper()
+	args := []string{"serve", "--state-dir", tb.TempDir(), "--root", root}
+	if configTOML != "" {
+		p := filepath.Join(tb.TempDir(), "hostmcp.toml")
+		if err := os.WriteFile(p, []byte(configTOML), 0o600); err != nil {
+			tb.Fatal(err)
+		}
+		args = append(args, "--config", p)
+	}
+	return args
 }
 
 // agentTurn is one turn of an agent fanning out as Claude Code does when it

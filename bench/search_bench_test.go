@@ -38,42 +38,55 @@ const manyPattern = `errors\.New\(`
 func BenchmarkSearchVsRg(b *testing.B) {
 	src := goSrc(b)
 	cs, cmd := connectRoot(b, src)
-	pid := cmd.Process.Pid
-	b.Run("content-few", func(b *testing.B) {
-		loopPairsCPU(b, pid, func() {
-			callTool(b, cs, "search_content", map[string]any{"pattern": benchPattern, "ignore_case": false, "context_lines": 0, "max_results": 200, "engine": "rg"})
-		}, func() { rgDirect(b, src, "--line-number", "--regexp="+benchPattern) })
-	})
-	b.Run("content-many", func(b *testing.B) {
-		loopPairsCPU(b, pid, func() {
-			callTool(b, cs, "search_content", map[string]any{"pattern": manyPattern, "max_results": 200, "engine": "rg"})
-		}, func() { rgDirect(b, src, "--line-number", "--context=3", "--regexp="+manyPattern) })
-	})
-	b.Run("files", func(b *testing.B) {
-		loopPairsCPU(b, pid, func() {
-			callTool(b, cs, "search_files", map[string]any{"pattern": "_test.go", "engine": "rg"})
-		}, func() { rgDirect(b, src, "--files") })
-	})
+	for _, q := range searchVsRg {
+		b.Run(q.name, func(b *testing.B) {
+			loopPairsCPU(b, cmd.Process.Pid, func() { callTool(b, cs, q.tool, q.args) }, func() { rgDirect(b, src, q.rg...) })
+		})
+	}
+}
+
+// searchVsRg are BenchmarkSearchVsRg's queries, each with the rg command
+// line that answers the same question.
+var searchVsRg = []struct {
+	name string
+	tool string
+	args map[string]any
+	rg   []string
+}{
+	{"content-few", "search_content", map[string]any{"pattern": benchPattern, "ignore_case": false, "context_lines": 0, "max_results": 200, "engine": "rg"},
+		[]string{"--line-number", "--regexp=" + benchPattern}},
+	{"content-many", "search_content", map[string]any{"pattern": manyPattern, "max_results": 200, "engine": "rg"},
+		[]string{"--line-number", "--context=3", "--regexp=" + manyPattern}},
+	{"files", "search_files", map[string]any{"pattern": "_test.go", "engine": "rg"},
+		[]string{"--files"}},
 }
 
 // loopPairsCPU is loopPairs, also reporting the CPU that f costs the
 // server (pid) and its children and this process, against what base's
 // children cost.
 func loopPairsCPU(b *testing.B, pid int, f, base func()) {
+	loopPairsCPUOf(b, pid, func() time.Duration { self, _ := ownCPU(); return self }, timing(f), timing(base))
+}
+
+// loopPairsCPUOf is loopPairsTimed, also reporting the CPU that f costs
+// the server (pid) and its children and the client (clientCPU: its CPU
+// used so far), against what base's children cost this process.
+func loopPairsCPUOf(b *testing.B, pid int, clientCPU func() time.Duration, f, base func() time.Duration) {
 	var server, serverRg, client, rg time.Duration
-	loopPairs(b, func() {
+	loopPairsTimed(b, func() time.Duration {
 		s0, r0 := processCPU(b, pid), childrenCPU(b, pid)
-		c0, _ := ownCPU()
-		f()
-		c1, _ := ownCPU()
+		c0 := clientCPU()
+		took := f()
+		client += clientCPU() - c0
 		server += processCPU(b, pid) - s0
 		serverRg += childrenCPU(b, pid) - r0
-		client += c1 - c0
-	}, func() {
+		return took
+	}, func() time.Duration {
 		_, k0 := ownCPU()
-		base()
+		took := base()
 		_, k1 := ownCPU()
 		rg += k1 - k0
+		return took
 	})
 	n := float64(b.N)
 	b.ReportMetric(float64(server.Milliseconds())/n, "server-ms")

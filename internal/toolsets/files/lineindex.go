@@ -84,6 +84,16 @@ func (x *lineIndex) markBefore(n int) lineMark {
 	return x.marks[i-1]
 }
 
+// markAfter returns the first mark at or after line n, and false when
+// there is none: the lines before n all end by its offset.
+func (x *lineIndex) markAfter(n int) (lineMark, bool) {
+	i := sort.Search(len(x.marks), func(i int) bool { return x.marks[i].line >= n })
+	if i == len(x.marks) {
+		return lineMark{}, false
+	}
+	return x.marks[i], true
+}
+
 // buildLineIndex reads the whole file once, in blocks, to count its lines
 // (an unterminated last line counts) and mark where lines start.
 func buildLineIndex(ra io.ReaderAt, size int64) (*lineIndex, error) {

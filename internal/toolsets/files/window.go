@@ -72,7 +72,15 @@ func readIndexedWindow(ra io.ReaderAt, size int64, idx *lineIndex, offset, limit
 			start = 0
 		}
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(ra, start, size-start), 64<<10)
+	// What the read can use: the rest of the file, or from an index only
+	// the bytes up to the mark after the window, where its lines end.
+	span := size - start
+	if idx != nil {
+		if m, ok := idx.markAfter(offset + limit); ok && m.off > start {
+			span = m.off - start
+		}
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(ra, start, size-start), readBufferSize(span))
 	consumed := start
 	for offset > 0 && line < offset {
 		n, err := skipLine(br)
@@ -165,26 +173,37 @@ func readIndexedWindow(ra io.ReaderAt, size int64, idx *lineIndex, offset, limit
 	return w, nil
 }
 
+// readBufferSize is the read buffer for a read of at most n bytes: 64
+// KiB, or n when less (bufio's floor is 16 bytes), so that a small read
+// does not allocate, nor the collector clear, a buffer several times what
+// it reads. A larger read still works, in more reads of the file.
+func readBufferSize(n int64) int { return int(min(n, 64<<10)) }
+
 // readLine returns one line with its terminator, cut to maxLineBytes, and
-// the bytes it spanned in the file.
+// the bytes it spanned in the file. A line that fits in the reader's
+// buffer, nearly every one, is copied once, straight into its string.
 func readLine(br *bufio.Reader) (string, int64, bool, error) {
+	frag, err := br.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) && len(frag) <= maxLineBytes {
+		return string(frag), int64(len(frag)), false, err
+	}
 	var buf []byte
 	var n int64
 	for {
-		frag, err := br.ReadSlice('\n')
 		n += int64(len(frag))
 		if room := maxLineBytes - len(buf); room > 0 {
 			buf = append(buf, frag[:min(room, len(frag))]...)
 		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			break
 		}
-		cut := n > maxLineBytes
-		if cut && bytes.HasSuffix(frag, []byte{'\n'}) {
-			buf = append(buf, '\n') // a cut line is still a line
-		}
-		return string(buf), n, cut, err
+		frag, err = br.ReadSlice('\n')
 	}
+	cut := n > maxLineBytes
+	if cut && bytes.HasSuffix(frag, []byte{'\n'}) {
+		buf = append(buf, '\n') // a cut line is still a line
+	}
+	return string(buf), n, cut, err
 }
 
 // skipLine consumes one line without keeping it.
