@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -71,39 +72,45 @@ func TestPutHandleLeavesTheCheckpointToTheStore(t *testing.T) {
 	}
 }
 
-// The checkpointer copies the WAL back: at once after a large put, a
-// moment after a small commit, and not again until something is
-// committed.
+// The checkpointer copies the WAL back: at once after a large put,
+// checkpointDelay after a small commit, and not again until something is
+// committed. The bubble's clock moves only when every goroutine waits, so
+// "at once" and "not again" are exact.
 func TestCheckpointerCopiesTheWALBack(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "hostmcp.db")
-	s := openTest(t, &Options{Path: path})
-	payload := bigPayload()
-	if _, err := s.PutHandle(ctx, "big", nil, payload); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "the database file holds the handle", func() bool {
-		return s.ckpt.runs.Load() > 0 && fileSize(t, path) >= int64(len(payload))
-	})
-
-	before := s.ckpt.runs.Load()
-	if err := s.insertCalls(ctx, []CallRecord{{Tool: "fs_read", Outcome: OutcomeOK}}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "a call record is checkpointed", func() bool { return s.ckpt.runs.Load() > before })
-	settled := s.ckpt.runs.Load()
-	time.Sleep(3 * checkpointDelay)
-	if n := s.ckpt.runs.Load(); n != settled {
-		t.Errorf("%d checkpoints ran with nothing committed", n-settled)
-	}
-}
-
-// eventually waits, without a deadline a busy machine could miss, for ok.
-func eventually(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	for start := time.Now(); !ok(); time.Sleep(20 * time.Millisecond) {
-		if time.Since(start) > time.Minute {
-			t.Fatalf("%s: not after a minute", what)
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		path := filepath.Join(t.TempDir(), "hostmcp.db")
+		s := openTest(t, &Options{Path: path})
+		payload := bigPayload()
+		if _, err := s.PutHandle(ctx, "big", nil, payload); err != nil {
+			t.Fatal(err)
 		}
-	}
+		synctest.Wait()
+		if n, size := s.ckpt.runs.Load(), fileSize(t, path); n != 1 || size < int64(len(payload)) {
+			t.Fatalf("after a %d-byte put: %d checkpoints, a %d-byte database file; want 1 and the payload in it", len(payload), n, size)
+		}
+		time.Sleep(checkpointDelay)
+		synctest.Wait()
+		if n := s.ckpt.runs.Load(); n != 1 {
+			t.Fatalf("%d checkpoints after one put, want 1", n)
+		}
+
+		if err := s.insertCalls(ctx, []CallRecord{{Tool: "fs_read", Outcome: OutcomeOK}}); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if n := s.ckpt.runs.Load(); n != 1 {
+			t.Fatalf("a call record was checkpointed at once (%d checkpoints)", n)
+		}
+		time.Sleep(checkpointDelay)
+		synctest.Wait()
+		if n := s.ckpt.runs.Load(); n != 2 {
+			t.Fatalf("%d checkpoints %s after a call record, want 2", n, checkpointDelay)
+		}
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		if n := s.ckpt.runs.Load(); n != 2 {
+			t.Errorf("%d checkpoints ran in an hour with nothing committed", n-2)
+		}
+	})
 }
