@@ -33,8 +33,10 @@ type migratingConnector struct {
 	migrated bool
 	opened   chan struct{} // closed once the schema is migrated
 
-	// onCommit is every connection's commit hook (see checkpoint.go).
-	onCommit func()
+	// commitHook is every connection's commit hook (see checkpoint.go):
+	// one function for all, since the driver keeps it by connection
+	// address, even after the connection closes.
+	commitHook sqlite.CommitHookFn
 }
 
 // Connect opens a connection; the first one to succeed migrates the
@@ -72,7 +74,7 @@ func (c *migratingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 // commit hooks is refused rather than served: its WAL would never be
 // checkpointed before the store closes.
 func (c *migratingConnector) hooked(conn driver.Conn, err error) (driver.Conn, error) {
-	if err != nil || c.onCommit == nil {
+	if err != nil || c.commitHook == nil {
 		return conn, err
 	}
 	h, ok := conn.(interface{ RegisterCommitHook(sqlite.CommitHookFn) })
@@ -80,10 +82,7 @@ func (c *migratingConnector) hooked(conn driver.Conn, err error) (driver.Conn, e
 		conn.Close()
 		return nil, fmt.Errorf("the SQLite driver's connection takes no commit hook")
 	}
-	h.RegisterCommitHook(func() int32 {
-		c.onCommit()
-		return 0 // 0 lets the commit go on
-	})
+	h.RegisterCommitHook(c.commitHook)
 	return conn, nil
 }
 
@@ -95,7 +94,14 @@ func newMigratingConnector(dsn string, onCommit func()) (*migratingConnector, er
 	if err != nil {
 		return nil, err
 	}
-	return &migratingConnector{inner: inner, opened: make(chan struct{}), onCommit: onCommit}, nil
+	c := &migratingConnector{inner: inner, opened: make(chan struct{})}
+	if onCommit != nil {
+		c.commitHook = func() int32 {
+			onCommit()
+			return 0 // 0 lets the commit go on
+		}
+	}
+	return c, nil
 }
 
 // Opened is closed once the database has been opened and its schema
