@@ -84,6 +84,7 @@ func (s *Store) PutHandle(ctx context.Context, typ string, meta map[string]any, 
 	if err := tx.Commit(); err != nil {
 		return Handle{}, fmt.Errorf("storing a handle: %w", err)
 	}
+	s.ckpt.wroteHandle(len(payload))
 	return h, nil
 }
 

@@ -32,6 +32,11 @@ type migratingConnector struct {
 	mu       sync.Mutex
 	migrated bool
 	opened   chan struct{} // closed once the schema is migrated
+
+	// commitHook is every connection's commit hook (see checkpoint.go):
+	// one function for all, since the driver keeps it by connection
+	// address, even after the connection closes.
+	commitHook sqlite.CommitHookFn
 }
 
 // Connect opens a connection; the first one to succeed migrates the
@@ -45,7 +50,7 @@ func (c *migratingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	c.mu.Lock()
 	if c.migrated {
 		c.mu.Unlock()
-		return c.inner.Connect(ctx)
+		return c.hooked(c.inner.Connect(ctx))
 	}
 	defer c.mu.Unlock()
 	conn, err := c.inner.Connect(ctx)
@@ -56,20 +61,47 @@ func (c *migratingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		conn.Close()
 		return nil, err
 	}
+	conn, err = c.hooked(conn, nil)
+	if err != nil {
+		return nil, err
+	}
 	c.migrated = true
 	close(c.opened)
+	return conn, nil
+}
+
+// hooked registers the commit hook on a new connection. A driver without
+// commit hooks is refused rather than served: its WAL would never be
+// checkpointed before the store closes.
+func (c *migratingConnector) hooked(conn driver.Conn, err error) (driver.Conn, error) {
+	if err != nil || c.commitHook == nil {
+		return conn, err
+	}
+	h, ok := conn.(interface{ RegisterCommitHook(sqlite.CommitHookFn) })
+	if !ok {
+		conn.Close()
+		return nil, fmt.Errorf("the SQLite driver's connection takes no commit hook")
+	}
+	h.RegisterCommitHook(c.commitHook)
 	return conn, nil
 }
 
 // Driver is the SQLite driver.
 func (c *migratingConnector) Driver() driver.Driver { return c.inner.Driver() }
 
-func newMigratingConnector(dsn string) (*migratingConnector, error) {
+func newMigratingConnector(dsn string, onCommit func()) (*migratingConnector, error) {
 	inner, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, err
 	}
-	return &migratingConnector{inner: inner, opened: make(chan struct{})}, nil
+	c := &migratingConnector{inner: inner, opened: make(chan struct{})}
+	if onCommit != nil {
+		c.commitHook = func() int32 {
+			onCommit()
+			return 0 // 0 lets the commit go on
+		}
+	}
+	return c, nil
 }
 
 // Opened is closed once the database has been opened and its schema

@@ -56,6 +56,7 @@ func TestOpenRefusesNewerSchemaLeftInTheWAL(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hostmcp.db")
 	s := openTest(t, &Options{Path: path})
+	s.ckpt.close() // the newer version must stay in the WAL until the copy
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -47,6 +47,7 @@ type Store struct {
 	now      func() time.Time
 	log      *slog.Logger
 	calls    *callQueue // the background writer of call records
+	ckpt     *checkpointer
 	// connector opens the database at its first use; see lazy.go.
 	connector *migratingConnector
 }
@@ -93,7 +94,8 @@ func Open(ctx context.Context, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the store: %w", err)
 	}
-	if s.connector, err = newMigratingConnector(dsn(opts.Path)); err != nil {
+	// The hook runs only once a statement opens a connection, after s.ckpt is set.
+	if s.connector, err = newMigratingConnector(dsn(opts.Path), func() { s.ckpt.committed() }); err != nil {
 		return nil, fmt.Errorf("opening the store %s: %w", opts.Path, err)
 	}
 	db := sql.OpenDB(s.connector) // connects, and migrates, at the first use: see lazy.go
@@ -101,8 +103,10 @@ func Open(ctx context.Context, opts *Options) (*Store, error) {
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(4)
 	s.db = db
+	s.ckpt = newCheckpointer(db, s.log)
 	if !headerTrusted {
 		if err := db.PingContext(ctx); err != nil {
+			s.ckpt.close()
 			db.Close()
 			return nil, fmt.Errorf("opening the store %s: %w", opts.Path, err)
 		}
@@ -111,18 +115,22 @@ func Open(ctx context.Context, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// Close writes the call records still queued, then releases the database.
-// Handles stay on disk until they expire.
+// Close writes the call records still queued, then releases the database
+// (its last connection checkpoints the WAL). Handles stay on disk until
+// they expire.
 func (s *Store) Close() error {
 	s.calls.close()
+	s.ckpt.close()
 	return s.db.Close()
 }
 
 // dsn builds the driver's data source name. The pragmas run on every new
-// pooled connection, which is why they live here and not in migrate.
+// pooled connection, which is why they live here and not in migrate. No
+// connection checkpoints the WAL at its commits: the store does, off the
+// calls' path (checkpoint.go).
 func dsn(path string) string {
 	q := url.Values{}
-	for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)"} {
+	for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)", "wal_autocheckpoint(0)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")

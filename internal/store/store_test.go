@@ -69,6 +69,7 @@ func TestOpenPragmas(t *testing.T) {
 			{"synchronous", "1"},
 			{"foreign_keys", "1"},
 			{"busy_timeout", "5000"},
+			{"wal_autocheckpoint", "0"}, // the store checkpoints: checkpoint.go
 		}
 		for _, tc := range tests {
 			var got string

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"reflect"
 )
 
 // MarshalJSON encodes v as compact JSON without encoding/json's HTML
@@ -23,8 +24,13 @@ func MarshalJSON(v any) ([]byte, error) {
 }
 
 // JSONLines encodes items one JSON object per line (without HTML escaping),
-// the form handle_read pages by line.
+// the form handle_read pages by line. A flat struct type is written by its
+// linePlan (jsonlines.go), byte for byte what encoding/json writes; any
+// other goes through encoding/json.
 func JSONLines[T any](items []T) ([]byte, error) {
+	if p, ok := planLines(reflect.TypeFor[T]()); ok {
+		return appendLines(&p, items), nil
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
