@@ -10,10 +10,18 @@ import (
 const DefaultMaxOutput = 1 << 20
 
 // MaxLine is the longest line OnStdoutLine receives. A longer line arrives
-// in pieces of MaxLine bytes, so a child that never writes a newline cannot
-// make the line buffer grow without bound. It matches bufio.Scanner's
-// default token limit.
+// in pieces of MaxLine bytes, so a child that never writes a line's end
+// cannot make the line buffer grow without bound. It matches
+// bufio.Scanner's default token limit.
 const MaxLine = 64 << 10
+
+// lineEnd is the byte that ends one of OnStdoutLine's lines.
+func lineEnd(nul bool) byte {
+	if nul {
+		return 0
+	}
+	return '\n'
+}
 
 // capture is the writer behind a child's stdout or stderr. It keeps the
 // first max bytes, counts everything, and never refuses a write: the child
@@ -26,14 +34,15 @@ type capture struct {
 	total     int64
 	truncated bool
 	onLine    func([]byte)
+	end       byte   // the byte that ends a line: '\n', or 0 for NUL-ended records
 	line      []byte // a pending partial line, at most MaxLine bytes
 }
 
-func newCapture(max int, onLine func([]byte)) *capture {
+func newCapture(max int, onLine func([]byte), end byte) *capture {
 	if max <= 0 {
 		max = DefaultMaxOutput
 	}
-	return &capture{max: max, onLine: onLine}
+	return &capture{max: max, onLine: onLine, end: end}
 }
 
 // Write keeps what fits under the cap and passes complete lines on.
@@ -60,10 +69,11 @@ func (c *capture) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// lines splits p at newlines, joining it to the pending partial line.
+// lines splits p at each line's end, joining it to the pending partial
+// line.
 func (c *capture) lines(p []byte) {
 	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
+		i := bytes.IndexByte(p, c.end)
 		if i < 0 {
 			c.pend(p)
 			return
@@ -98,8 +108,8 @@ func (c *capture) flushLine() {
 	}
 }
 
-// finish delivers a last line that had no newline; called once the stream
-// has ended.
+// finish delivers a last line that had no end; called once the stream has
+// ended.
 func (c *capture) finish() {
 	c.mu.Lock()
 	defer c.mu.Unlock()

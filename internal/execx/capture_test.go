@@ -18,6 +18,7 @@ func TestCapture(t *testing.T) {
 	tests := []struct {
 		name   string
 		max    int
+		nul    bool
 		writes []string
 		want   out
 	}{
@@ -62,11 +63,25 @@ func TestCapture(t *testing.T) {
 			writes: []string{long + long + "bb\n"},
 			want:   out{Kept: "a", Truncated: true, Total: 2*MaxLine + 3, Lines: []string{long, long, "bb"}},
 		},
+		{
+			name:   "NUL-ended records keep their newlines",
+			max:    100,
+			nul:    true,
+			writes: []string{"./a\nb\x00./c", "\x00\x00./\nd\n\x00./e"},
+			want:   out{Kept: "./a\nb\x00./c\x00\x00./\nd\n\x00./e", Total: 20, Lines: []string{"./a\nb", "./c", "", "./\nd\n", "./e"}},
+		},
+		{
+			name:   "overlong NUL-ended record arrives in pieces",
+			max:    1,
+			nul:    true,
+			writes: []string{long + "\n" + long + "\x00z\x00"},
+			want:   out{Kept: "a", Truncated: true, Total: 2*MaxLine + 4, Lines: []string{long, "\n" + long[1:], "a", "z"}},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var got out
-			c := newCapture(tc.max, func(line []byte) { got.Lines = append(got.Lines, string(line)) })
+			c := newCapture(tc.max, func(line []byte) { got.Lines = append(got.Lines, string(line)) }, lineEnd(tc.nul))
 			for _, w := range tc.writes {
 				if n, err := c.Write([]byte(w)); n != len(w) || err != nil {
 					t.Fatalf("Write(%d bytes) = %d, %v; want all taken", len(w), n, err)

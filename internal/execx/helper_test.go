@@ -86,6 +86,9 @@ func helper(mode string, args []string) int {
 	case "lines":
 		fmt.Print("one\ntwo\n\nlast")
 		return 0
+	case "records":
+		fmt.Print("./a\nb\x00./c\x00\x00./\n\x00last\n")
+		return 0
 	case "server": // a stand-in server: start a sleeper through a Runner and wait to be killed
 		return helperServer()
 	default:

@@ -65,8 +65,8 @@ func (r *Runner) Start(ctx context.Context, c Cmd) (*Process, error) {
 	p := &Process{
 		release:  release,
 		name:     c.Name,
-		stdout:   newCapture(c.MaxOutput, c.OnStdoutLine),
-		stderr:   newCapture(c.MaxOutput, nil),
+		stdout:   newCapture(c.MaxOutput, c.OnStdoutLine, lineEnd(c.StdoutNUL)),
+		stderr:   newCapture(c.MaxOutput, nil, '\n'),
 		stopSig:  c.StopSignal,
 		grace:    r.grace,
 		exitedCh: make(chan struct{}),

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -207,6 +208,27 @@ func TestStreamingLines(t *testing.T) {
 	}
 	if string(res.Stdout) != "one\nt" || !res.StdoutTruncated || res.StdoutBytes != 13 {
 		t.Errorf("stdout %q truncated %v bytes %d, want %q true 13", res.Stdout, res.StdoutTruncated, res.StdoutBytes, "one\nt")
+	}
+}
+
+// A child's NUL-ended records reach OnStdoutLine whole, newlines and all,
+// while what is kept stays capped as for lines.
+func TestStreamingNULRecords(t *testing.T) {
+	r, name := newHelperRunner(t, 0)
+	var records []string
+	cmd := helperCmd(name, "records")
+	cmd.MaxOutput = 5
+	cmd.StdoutNUL = true
+	cmd.OnStdoutLine = func(rec []byte) { records = append(records, string(rec)) }
+	res, err := r.Run(context.Background(), cmd)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if got, want := records, []string{"./a\nb", "./c", "", "./\n", "last\n"}; !slices.Equal(got, want) {
+		t.Errorf("records = %q, want %q", got, want)
+	}
+	if string(res.Stdout) != "./a\nb" || !res.StdoutTruncated || res.StdoutBytes != 20 {
+		t.Errorf("stdout %q truncated %v bytes %d, want %q true 20", res.Stdout, res.StdoutTruncated, res.StdoutBytes, "./a\nb")
 	}
 }
 

@@ -96,6 +96,11 @@ type Cmd struct {
 	// the pipe. The slice is only valid during the call, and a slow callback
 	// stalls the child once the pipe fills.
 	OnStdoutLine func(line []byte)
+	// StdoutNUL makes OnStdoutLine's lines end at a NUL byte rather than a
+	// newline, for output made to be split so (rg --null --files, find
+	// -print0): a file name may hold a newline, never a NUL. The bounds are
+	// the same: MaxLine per line, MaxOutput kept.
+	StdoutNUL bool
 	// StopSignal is sent to the group first on timeout, cancellation or
 	// Stop; SIGTERM when zero. perf and bpftrace print their results on
 	// SIGINT.

@@ -47,7 +47,7 @@ func TestRgCannotReadOutsideTheRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lines []string
-	res, err := runRg(context.Background(), ex, loc, []string{"--no-config", "--follow", "--with-filename", "--regexp=needle"}, func(l []byte) bool {
+	res, err := runRg(context.Background(), ex, loc, []string{"--no-config", "--follow", "--with-filename", "--regexp=needle"}, false, func(l []byte) bool {
 		lines = append(lines, string(l))
 		return true
 	})

@@ -84,7 +84,7 @@ func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) 
 	var hits []Hit
 	complete := true
 	if eng == "rg" {
-		hits, complete, err = s.contentRg(ctx, req, in)
+		hits, complete, err = s.contentRg(ctx, req, in, call)
 	} else {
 		hits, complete, err = contentNative(ctx, req, call)
 	}
@@ -215,7 +215,7 @@ func hasUpper(pattern string, literal bool) bool {
 // shown never comes from a path rg may have reached through a link swapped
 // in during its walk. rg prints each file's lines together, so a file is
 // checked as soon as the next one begins, while rg goes on searching.
-func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn) ([]Hit, bool, error) {
+func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn, call *tool.Call) ([]Hit, bool, error) {
 	args := append(rgBase(&req.opt), "--null", "--line-number", "--with-filename", "--no-heading", "--max-columns=1")
 	if in.Literal {
 		args = append(args, "--fixed-strings")
@@ -231,8 +231,13 @@ func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn) ([]Hi
 	var lines []int
 	n := 0
 	complete := true
-	_, err := runRg(ctx, s.exec, req.loc, args, func(line []byte) bool {
-		p, ln, ok := parseRgLine(line, file)
+	var records rgRecords // a path holding a newline comes in lines
+	_, err := runRg(ctx, s.exec, req.loc, args, false, func(line []byte) bool {
+		rec, ok := records.join(line)
+		if !ok {
+			return true
+		}
+		p, ln, ok := parseRgLine(rec, file)
 		if !ok {
 			return true
 		}
@@ -252,6 +257,9 @@ func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn) ([]Hi
 	hits := v.wait()
 	if err != nil {
 		return nil, false, err
+	}
+	if records.dropped > 0 {
+		call.Warn("%d lines rg reported were left out: their file's path was longer than %d bytes (PATH_MAX)", records.dropped, rgPathMax)
 	}
 	return hits, complete && len(hits) <= hitCap, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"path"
-	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -115,12 +114,10 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	if eng == "rg" {
 		// Each path is checked as rg prints it, while rg goes on walking.
 		reported := req.fence.Reported()
-		_, err = runRg(ctx, s.exec, req.loc, append(rgBase(&req.opt), "--files"), func(line []byte) bool {
-			// rg prints every path as "./..." and a line apart: a line
-			// without the prefix is the rest of a name holding a newline,
-			// never a path. Its first part does begin like one, as a name
-			// in the same directory; if that is a file rg lists too, it
-			// comes twice, and is listed once (below).
+		// --null ends each path with a NUL, which no name holds: a name
+		// with a newline comes whole, never as two paths.
+		_, err = runRg(ctx, s.exec, req.loc, append(rgBase(&req.opt), "--files", "--null"), true, func(line []byte) bool {
+			// rg prints every path as "./...": anything else is not one.
 			if !bytes.HasPrefix(line, []byte("./")) {
 				return true
 			}
@@ -144,7 +141,6 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	}
 	req.warnMounts(call, eng)
 	sort.Strings(paths)
-	paths = slices.Compact(paths)
 	hits := make([]fileHit, len(paths))
 	for i, p := range paths {
 		hits[i] = fileHit{Path: fsroot.ShowName(p)}

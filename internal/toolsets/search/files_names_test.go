@@ -111,11 +111,12 @@ func TestFilesOddNamesBothEngines(t *testing.T) {
 	}
 }
 
-// A name holding a newline reaches search_files through rg as two lines;
-// where each half is itself the path of a file rg lists, that file was
-// listed twice, and where the second half named a file rg leaves out
-// (.gitignore), it was listed. Each path is listed once, the total counts
-// it once, and the half line is not taken for a path.
+// A name holding a newline reached search_files through rg as two lines:
+// where each half was itself the path of a file rg lists, that file was
+// listed twice, and a half naming a file rg leaves out (.gitignore) was
+// listed; then the name itself was dropped. rg's NUL-ended paths bring it
+// whole: it is listed once, shown as fsroot.ShowName shows it, each half
+// once or not at all, and the total counts each once.
 func TestFilesNewlineNameListsNothingTwice(t *testing.T) {
 	testutil.RequireBinary(t, "rg")
 	dir := t.TempDir()
@@ -150,7 +151,8 @@ func TestFilesNewlineNameListsNothingTwice(t *testing.T) {
 			t.Errorf("%q listed %d times", p, n)
 		}
 	}
-	if out.TotalHits != len(seen) || seen["a_t.go"] != 1 || seen["b_t.go"] != 1 || seen["ig_t.go"] != 0 {
+	if out.TotalHits != len(seen) || len(seen) != 4 || seen["a_t.go"] != 1 || seen["b_t.go"] != 1 || seen["ig_t.go"] != 0 ||
+		seen[`a_t.go\x0ab_t.go`] != 1 || seen[`c\x0aig_t.go`] != 1 {
 		t.Errorf("total %d, hits %q", out.TotalHits, out.Hits)
 	}
 }

@@ -57,8 +57,9 @@ const rgSizeLimit = "10M"
 // kernel has Landlock, rg is also confined to reading below that directory,
 // so not even a link swapped in during its walk lets it read outside; what
 // is shown is re-read through the root either way. Each stdout line goes to
-// onLine; returning false stops rg.
-func runRg(ctx context.Context, ex *execx.Runner, loc fsroot.Loc, args []string, onLine func([]byte) bool) (execx.Result, error) {
+// onLine, or each NUL-ended record when nulEnded (for --files --null);
+// returning false stops rg.
+func runRg(ctx context.Context, ex *execx.Runner, loc fsroot.Loc, args []string, nulEnded bool, onLine func([]byte) bool) (execx.Result, error) {
 	d, err := loc.OpenDir()
 	if err != nil {
 		return execx.Result{}, err
@@ -82,6 +83,7 @@ func runRg(ctx context.Context, ex *execx.Runner, loc fsroot.Loc, args []string,
 		Dir:       dir,
 		MaxOutput: 64 << 10,
 		Confine:   confine,
+		StdoutNUL: nulEnded,
 		OnStdoutLine: func(line []byte) {
 			if stopped {
 				return
