@@ -53,17 +53,13 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// connect starts `hostmcp serve` on stdio with a private state directory.
+// connect starts `hostmcp serve` on stdio with a private state directory
+// and the per-client rate limit lifted: a benchmark measures what a call
+// costs, and calls back to back are over the default 50 a second once the
+// burst is spent (the limiter's own cost is BenchmarkAgentBurst's).
 func connect(b *testing.B) (*mcp.ClientSession, *exec.Cmd) {
 	b.Helper()
-	cmd := exec.Command(binary, "serve", "--state-dir", b.TempDir(), "--root", b.TempDir())
-	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { cs.Close() })
-	return cs, cmd
+	return connectConfig(b, b.TempDir(), unlimited)
 }
 
 func callTool(b *testing.B, cs *mcp.ClientSession, name string, args any) {
