@@ -37,7 +37,7 @@ func (s *Set) prometheus(what string) (*prom, error) {
 	if err != nil {
 		return nil, tool.Wrap(tool.Internal, err, "Prometheus client for %s: %v", s.cfg.PrometheusURL, err)
 	}
-	client := &http.Client{Transport: &hostTransport{base: s.transport}, CheckRedirect: noRedirect}
+	client := &http.Client{Transport: &hostTransport{base: s.transport.get()}, CheckRedirect: noRedirect}
 	return &prom{api: &promAPI{base: base, client: client}, url: s.cfg.PrometheusURL, job: s.cfg.Job}, nil
 }
 
