@@ -16,8 +16,8 @@ import (
 // promAPI asks the few endpoints of Prometheus's HTTP API fleet needs
 // (/api/v1/query, /api/v1/query_range, /api/v1/targets), on net/http and
 // encoding/json alone. Prometheus's own API client would bring
-// json-iterator and reflect2, whose package inits and code are paged in at
-// start-up by every hostmcp, fleet or not: the idle RSS pays for them.
+// json-iterator and reflect2 into every hostmcp, fleet or not: their code,
+// and their package inits run at every start-up.
 type promAPI struct {
 	base   *url.URL // prometheus_url; its path prefixes every endpoint
 	client *http.Client
