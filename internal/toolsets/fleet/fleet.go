@@ -7,9 +7,6 @@
 package fleet
 
 import (
-	"net/http"
-	"time"
-
 	"github.com/hostmcp/hostmcp/internal/config"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -29,8 +26,10 @@ type Set struct {
 	cfg    config.FleetConf
 	kindOf func(string) (tool.Kind, bool)
 	// transport is shared by every call, so connections to the hosts and
-	// to Prometheus are kept and reused between calls.
-	transport *http.Transport
+	// to Prometheus are kept and reused between calls. It is made by the
+	// first call: a server whose agent never asks the fleet pays nothing
+	// for it.
+	transport *sharedTransport
 	// kinds are the hosts' recent word on which tools are read-only.
 	kinds remoteKinds
 }
@@ -41,10 +40,7 @@ func New(d *Deps) *Set {
 	if kindOf == nil {
 		kindOf = func(string) (tool.Kind, bool) { return 0, false }
 	}
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = 4
-	tr.IdleConnTimeout = time.Minute
-	return &Set{cfg: d.Config, kindOf: kindOf, transport: tr}
+	return &Set{cfg: d.Config, kindOf: kindOf, transport: &sharedTransport{}}
 }
 
 // Toolset lists the fleet tools. It is off by default: it reaches other
@@ -54,6 +50,6 @@ func (s *Set) Toolset() tool.Toolset {
 		Name:        "fleet",
 		Description: "Many hosts: rank them by health from Prometheus, and run one read-only tool on chosen hosts' hostmcp.",
 		Tools:       []*tool.Def{s.overview(), s.call()},
-		Close:       s.transport.CloseIdleConnections,
+		Close:       s.transport.closeIdle,
 	}
 }

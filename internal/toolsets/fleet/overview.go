@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -86,7 +85,7 @@ func (s *Set) rank(ctx context.Context, p *prom) ([]overviewRow, []host, error) 
 	now := time.Now().Truncate(time.Second)
 	runs := map[string]run{}
 	for i, w := range sinceWindows {
-		m, err := p.matrix(ctx, statusQuery(p), v1.Range{Start: now.Add(-w.span), End: now, Step: w.step})
+		m, err := p.matrix(ctx, statusQuery(p), promRange{Start: now.Add(-w.span), End: now, Step: w.step})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
 	"time"
 
-	"github.com/prometheus/client_golang/api"
-	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 
 	"github.com/hostmcp/hostmcp/internal/tool"
@@ -17,7 +18,7 @@ import (
 // (every configured endpoint, answering or not) and PromQL over the
 // series each hostmcp exports (internal/server's health metrics).
 type prom struct {
-	api v1.API
+	api *promAPI
 	url string
 	job string
 }
@@ -31,11 +32,13 @@ func (s *Set) prometheus(what string) (*prom, error) {
 	}
 	// hostTransport without a token: Prometheus's answers are bounded as a
 	// host's are, and it is asked without credentials.
-	c, err := api.NewClient(api.Config{Address: s.cfg.PrometheusURL, RoundTripper: &hostTransport{base: s.transport}})
+	// A redirect is not followed either, as for hosts.
+	base, err := url.Parse(s.cfg.PrometheusURL)
 	if err != nil {
 		return nil, tool.Wrap(tool.Internal, err, "Prometheus client for %s: %v", s.cfg.PrometheusURL, err)
 	}
-	return &prom{api: v1.NewAPI(c), url: s.cfg.PrometheusURL, job: s.cfg.Job}, nil
+	client := &http.Client{Transport: &hostTransport{base: s.transport.get()}, CheckRedirect: noRedirect}
+	return &prom{api: &promAPI{base: base, client: client}, url: s.cfg.PrometheusURL, job: s.cfg.Job}, nil
 }
 
 // sel is a selector of metric in the job; the job's characters need no
@@ -46,49 +49,65 @@ func (p *prom) sel(metric string) string { return fmt.Sprintf("%s{job=%q}", metr
 type promTarget struct {
 	Instance  string // the instance label
 	ScrapeURL string // where Prometheus scrapes it: its address and scheme
-	Health    v1.HealthStatus
 	LastError string
+}
+
+// promTargets is the data of /api/v1/targets, as far as fleet reads it.
+type promTargets struct {
+	Active []struct {
+		Labels    map[string]string `json:"labels"`
+		ScrapeURL string            `json:"scrapeUrl"`
+		LastError string            `json:"lastError"`
+	} `json:"activeTargets"`
 }
 
 // targets lists the job's active targets, those that answer and those that
 // do not.
 func (p *prom) targets(ctx context.Context) ([]promTarget, error) {
-	res, err := p.api.Targets(ctx)
-	if err != nil {
+	var res promTargets
+	if err := p.api.get(ctx, "/api/v1/targets", &res); err != nil {
 		return nil, p.failed(err)
 	}
 	var out []promTarget
 	for _, a := range res.Active {
-		if string(a.Labels[model.JobLabel]) != p.job {
+		if a.Labels[model.JobLabel] != p.job {
 			continue
 		}
-		out = append(out, promTarget{Instance: string(a.Labels[model.InstanceLabel]), ScrapeURL: a.ScrapeURL, Health: a.Health, LastError: a.LastError})
+		out = append(out, promTarget{Instance: a.Labels[model.InstanceLabel], ScrapeURL: a.ScrapeURL, LastError: a.LastError})
 	}
 	return out, nil
 }
 
 // vector runs an instant query at t.
 func (p *prom) vector(ctx context.Context, q string, t time.Time) (model.Vector, error) {
-	v, _, _, err := p.api.Query(ctx, q, t)
+	var vec model.Vector
+	got, err := p.api.query(ctx, "/api/v1/query", url.Values{"query": {q}, "time": {promTime(t)}}, model.ValVector.String(), &vec)
 	if err != nil {
 		return nil, p.failed(err)
 	}
-	vec, ok := v.(model.Vector)
-	if !ok {
-		return nil, tool.Errorf(tool.Internal, "Prometheus answered %s with a %s, not a vector", q, v.Type())
+	if got != model.ValVector.String() {
+		return nil, tool.Errorf(tool.Internal, "Prometheus answered %s with a %s, not a vector", q, got)
 	}
 	return vec, nil
 }
 
+// promRange is the span and resolution of a range query.
+type promRange struct {
+	Start, End time.Time
+	Step       time.Duration
+}
+
 // matrix runs a range query.
-func (p *prom) matrix(ctx context.Context, q string, r v1.Range) (model.Matrix, error) {
-	v, _, _, err := p.api.QueryRange(ctx, q, r)
+func (p *prom) matrix(ctx context.Context, q string, r promRange) (model.Matrix, error) {
+	args := url.Values{"query": {q}, "start": {promTime(r.Start)}, "end": {promTime(r.End)},
+		"step": {strconv.FormatFloat(r.Step.Seconds(), 'f', -1, 64)}}
+	var m model.Matrix
+	got, err := p.api.query(ctx, "/api/v1/query_range", args, model.ValMatrix.String(), &m)
 	if err != nil {
 		return nil, p.failed(err)
 	}
-	m, ok := v.(model.Matrix)
-	if !ok {
-		return nil, tool.Errorf(tool.Internal, "Prometheus answered %s with a %s, not a matrix", q, v.Type())
+	if got != model.ValMatrix.String() {
+		return nil, tool.Errorf(tool.Internal, "Prometheus answered %s with a %s, not a matrix", q, got)
 	}
 	return m, nil
 }
@@ -96,8 +115,7 @@ func (p *prom) matrix(ctx context.Context, q string, r v1.Range) (model.Matrix, 
 // failed tells a query Prometheus refused (a bug here) from a Prometheus
 // that could not be asked.
 func (p *prom) failed(err error) error {
-	var apiErr *v1.Error
-	if errors.As(err, &apiErr) && (apiErr.Type == v1.ErrBadData || apiErr.Type == v1.ErrExec) {
+	if apiErr, ok := errors.AsType[*promError](err); ok && (apiErr.Type == "bad_data" || apiErr.Type == "execution") {
 		return tool.Wrap(tool.Internal, err, "Prometheus at %s refused a query: %v", p.url, err)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {

@@ -41,7 +41,7 @@ func (s *Set) ask(ctx context.Context, h host, name string, args json.RawMessage
 	defer func() { a.DurationMS = time.Since(start).Milliseconds() }()
 	hctx, cancel := context.WithTimeout(ctx, s.cfg.HostTimeout.Duration)
 	defer cancel()
-	rt := &hostTransport{base: s.transport, token: token}
+	rt := &hostTransport{base: s.transport.get(), token: token}
 	client := mcp.NewClient(&mcp.Implementation{Name: "hostmcp-fleet", Version: buildinfo.Release}, nil)
 	url := endpoint(s.cfg, h)
 	cs, err := client.Connect(hctx, &mcp.StreamableClientTransport{
