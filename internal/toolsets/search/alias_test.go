@@ -24,7 +24,7 @@ func TestSearchArgumentsAcceptTheirOtherNames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := boundedSet(t, dir)
+	s := setOver(t, dir)
 	defs := map[string]*tool.Def{"search_files": s.files(), "search_content": s.content()}
 	cases := []struct {
 		tool  string

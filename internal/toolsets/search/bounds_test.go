@@ -16,17 +16,18 @@ import (
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-// boundedSet is the search toolset over dir, with rg when it is installed.
-func boundedSet(t *testing.T, dir string) *Set {
-	t.Helper()
+// setOver is the search toolset over dir as its only root, allowed to run
+// rg; the root is closed when the test ends.
+func setOver(tb testing.TB, dir string) *Set {
+	tb.Helper()
 	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { roots.Close() })
+	tb.Cleanup(func() { roots.Close() })
 	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return New(&Deps{Roots: roots, Exec: ex})
 }
@@ -56,7 +57,7 @@ func TestCostlyPatternsRefusedCheaply(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("aaa\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := boundedSet(t, dir)
+	s := setOver(t, dir)
 	cases := []struct {
 		name, tool, arg, value, want string
 		code                         tool.Code
@@ -99,7 +100,7 @@ func TestRgSizeLimitIsAnError(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte(strings.Repeat("w", 1000)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, _ := call(t, boundedSet(t, dir).content(), map[string]any{"pattern": `\w{1000}`, "engine": "rg"})
+	res, _ := call(t, setOver(t, dir).content(), map[string]any{"pattern": `\w{1000}`, "engine": "rg"})
 	if res.Err == nil || res.Err.Code != tool.InvalidArgument || !strings.Contains(res.Err.Message, "exceeds size limit") {
 		t.Fatalf("want ripgrep's refusal as INVALID_ARGUMENT, got %s", res.JSON)
 	}
@@ -121,7 +122,7 @@ func TestIgnorePatternsBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, _ := call(t, boundedSet(t, dir).content(), map[string]any{"pattern": "needle", "engine": "native"})
+	res, _ := call(t, setOver(t, dir).content(), map[string]any{"pattern": "needle", "engine": "native"})
 	if res.Err != nil {
 		t.Fatal(res.Err.Message)
 	}

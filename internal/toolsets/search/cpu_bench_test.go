@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/execx"
-	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -30,16 +28,7 @@ func BenchmarkCPUVsRg(b *testing.B) {
 		b.Skipf("go env GOROOT: %v", err)
 	}
 	src := filepath.Join(strings.TrimSpace(string(out)), "src")
-	roots, err := fsroot.Open([]fsroot.Spec{{Path: src}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer roots.Close()
-	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := New(&Deps{Roots: roots, Exec: ex})
+	s := setOver(b, src)
 	runner := &tool.Runner{Handles: func(context.Context, string, map[string]any, []byte) (string, error) { return "H_x", nil }}
 	cases := []struct {
 		name string

@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 )
@@ -76,16 +75,7 @@ func oddTree(t *testing.T) string {
 func TestFilesOddNamesBothEngines(t *testing.T) {
 	testutil.RequireBinary(t, "rg")
 	dir := oddTree(t)
-	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer roots.Close()
-	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(&Deps{Roots: roots, Exec: ex})
+	s := setOver(t, dir)
 	// Sorted by the name itself, then shown escaped, as search_files does.
 	raw := []string{"one/deeper/x_t.go", "one/only_t.go"}
 	for _, n := range oddNames {
@@ -128,16 +118,7 @@ func TestFilesNewlineNameListsNothingTwice(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("ig_t.go\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer roots.Close()
-	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(&Deps{Roots: roots, Exec: ex})
+	s := setOver(t, dir)
 	var out filesOut
 	if err := json.Unmarshal(runTool(t, s.files(), map[string]any{"pattern": "_t.go", "engine": "rg"}), &out); err != nil {
 		t.Fatal(err)

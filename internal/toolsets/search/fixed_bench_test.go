@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hostmcp/hostmcp/internal/execx"
-	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -23,16 +21,7 @@ func BenchmarkContentFixedCost(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dir, "one.txt"), []byte("alpha\nneedle here\nomega\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer roots.Close()
-	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	def := New(&Deps{Roots: roots, Exec: ex}).content()
+	def := setOver(b, dir).content()
 	runner := &tool.Runner{}
 	raw, _ := json.Marshal(map[string]any{"pattern": "needle", "engine": "rg"})
 	s0, c0 := cpuTimes()

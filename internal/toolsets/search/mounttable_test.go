@@ -11,8 +11,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/hostmcp/hostmcp/internal/execx"
-	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
@@ -89,16 +87,7 @@ func TestContentRgWarnsOfMountsMadeBetweenCalls(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "top.txt"), []byte("needle\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer roots.Close()
-	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	content := New(&Deps{Roots: roots, Exec: ex}).content()
+	content := setOver(t, dir).content()
 	search := func() (paths []string, warned bool) {
 		t.Helper()
 		res := runEnvelope(t, content, map[string]any{"pattern": "needle", "engine": "rg"})

@@ -11,8 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/hostmcp/hostmcp/internal/execx"
-	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
@@ -46,16 +44,7 @@ func newlineTree(t *testing.T) *Set {
 			t.Fatal(err)
 		}
 	}
-	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { roots.Close() })
-	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return New(&Deps{Roots: roots, Exec: ex})
+	return setOver(t, dir)
 }
 
 // The names with a newline that search_files and search_content must

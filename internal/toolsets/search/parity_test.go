@@ -11,8 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/hostmcp/hostmcp/internal/execx"
-	"github.com/hostmcp/hostmcp/internal/fsroot"
 	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
@@ -94,16 +92,7 @@ func runEnvelope(t *testing.T, d *tool.Def, args map[string]any) tool.Result {
 func TestEnginesAgree(t *testing.T) {
 	testutil.RequireBinary(t, "rg")
 	dir := tree(t)
-	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer roots.Close()
-	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(&Deps{Roots: roots, Exec: ex})
+	s := setOver(t, dir)
 	content, files := s.content(), s.files()
 	f, tr := false, true
 	zero, two := 0, 2
@@ -200,16 +189,7 @@ func TestEnginesAgreeAcrossMounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.BindMount(t, filepath.Join(dir, "src"), filepath.Join(dir, "m/bd"))
-	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer roots.Close()
-	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(&Deps{Roots: roots, Exec: ex})
+	s := setOver(t, dir)
 	content, files := s.content(), s.files()
 	for _, root := range []string{".", "m"} {
 		for _, cross := range []bool{false, true} {
@@ -270,16 +250,7 @@ func TestEnginesAgreeAcrossMounts(t *testing.T) {
 func TestEnginesShowOddNamesEscaped(t *testing.T) {
 	testutil.RequireBinary(t, "rg")
 	dir := tree(t)
-	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer roots.Close()
-	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(&Deps{Roots: roots, Exec: ex})
+	s := setOver(t, dir)
 	want := []string{`odd/evil\u202etxt.sh`, `odd/latin1-\xe9.txt`}
 	for _, eng := range []string{"rg", "native"} {
 		var files filesOut
