@@ -71,8 +71,8 @@ func planLines(t reflect.Type) (p linePlan, ok bool) {
 			}
 			lf.pointer, ft = true, ft.Elem()
 		}
-		if customEncoding(ft) {
-			return linePlan{}, false
+		if customEncoding(ft) || ft == numberType {
+			return linePlan{}, false // json.Number is a string written bare
 		}
 		switch lf.kind = ft.Kind(); lf.kind {
 		case reflect.String, reflect.Bool,
@@ -85,6 +85,9 @@ func planLines(t reflect.Type) (p linePlan, ok bool) {
 	}
 	return p, true
 }
+
+// numberType is json.Number, a string kind encoding/json writes as a number.
+var numberType = reflect.TypeFor[json.Number]()
 
 // customEncoding reports whether t or *t encodes itself.
 func customEncoding(t reflect.Type) bool {

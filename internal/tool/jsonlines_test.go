@@ -186,6 +186,10 @@ func TestJSONLinesLeavesTheRestToEncodingJSON(t *testing.T) {
 	type withZero struct {
 		A string `json:"a,omitzero"`
 	}
+	type withNumber struct {
+		N json.Number  `json:"n"`
+		P *json.Number `json:"p,omitempty"`
+	}
 	now := time.Date(2026, 11, 26, 13, 0, 0, 5, time.UTC)
 	leftToEncodingJSON(t, "float", []withFloat{{1e21}, {1e-7}, {0.5}, {0}})
 	leftToEncodingJSON(t, "embedded", []embedded{{inner{"n"}, 1}})
@@ -197,6 +201,8 @@ func TestJSONLinesLeavesTheRestToEncodingJSON(t *testing.T) {
 	leftToEncodingJSON(t, "odd name", []withOdd{{"v"}})
 	leftToEncodingJSON(t, "duplicate names", []duplicate{{"a", "b"}})
 	leftToEncodingJSON(t, "omitzero", []withZero{{""}, {"a"}})
+	twelve := json.Number("12")
+	leftToEncodingJSON(t, "json.Number", []withNumber{{"12", nil}, {"0.5", &twelve}})
 	leftToEncodingJSON(t, "string", []string{"a", "<b>"})
 	leftToEncodingJSON(t, "pointer", []*inner{{"a"}, nil})
 	leftToEncodingJSON(t, "map", []map[string]int{{"b": 1, "a": 2}})
