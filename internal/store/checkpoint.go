@@ -40,7 +40,8 @@ type checkpointer struct {
 	db      *sql.DB
 	log     *slog.Logger
 	pending atomic.Int64  // handle bytes committed since the last checkpoint
-	wake    chan struct{} // something was committed
+	wake    chan struct{} // something is being committed (the hook)
+	full    chan struct{} // checkpointBytes of handles were committed
 	stop    chan struct{}
 	done    chan struct{}
 	once    sync.Once
@@ -48,25 +49,28 @@ type checkpointer struct {
 }
 
 func newCheckpointer(db *sql.DB, log *slog.Logger) *checkpointer {
-	c := &checkpointer{db: db, log: log, wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	c := &checkpointer{db: db, log: log, wake: make(chan struct{}, 1), full: make(chan struct{}, 1),
+		stop: make(chan struct{}), done: make(chan struct{})}
 	go c.run()
 	return c
 }
 
 // committed is the connections' commit hook: it runs inside SQLite's
-// commit, so it only takes note.
-func (c *checkpointer) committed() {
-	select {
-	case c.wake <- struct{}{}:
-	default:
+// commit, before the commit's pages are in the WAL, so it only takes note.
+func (c *checkpointer) committed() { notify(c.wake) }
+
+// wroteHandle counts a committed handle's payload, which is most of what
+// the WAL grows by; it runs once the commit has returned.
+func (c *checkpointer) wroteHandle(n int) {
+	if c.pending.Add(int64(n)) >= checkpointBytes {
+		notify(c.full)
 	}
 }
 
-// wroteHandle counts a committed handle's payload, which is most of what
-// the WAL grows by.
-func (c *checkpointer) wroteHandle(n int) {
-	if c.pending.Add(int64(n)) >= checkpointBytes {
-		c.committed()
+func notify(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
 	}
 }
 
@@ -77,43 +81,49 @@ func (c *checkpointer) run() {
 		case <-c.stop:
 			return
 		case <-c.wake:
+		case <-c.full:
 		}
-		if !c.waitForWork() {
+		again, ok := c.waitForWork()
+		if !ok {
 			return
 		}
-		// What was committed until now is the checkpoint's: a commit
-		// noted meanwhile needs no other.
-		select {
-		case <-c.wake:
-		default:
-		}
 		c.pending.Store(0)
-		c.checkpoint()
+		if !c.checkpoint() || again {
+			notify(c.wake) // one more pass, checkpointDelay from now
+		}
 	}
 }
 
 // waitForWork returns once a checkpoint is due: enough handle bytes, or
-// checkpointDelay since the commit that woke it. It returns false when the
-// store closes meanwhile (closing the database checkpoints).
-func (c *checkpointer) waitForWork() bool {
+// checkpointDelay since the commit that woke it. again is true when a
+// commit was noted meanwhile: its hook ran before its pages were written,
+// so the checkpoint about to run may miss them, and a second pass follows.
+// ok is false when the store closes meanwhile (closing the database
+// checkpoints).
+func (c *checkpointer) waitForWork() (again, ok bool) {
 	t := time.NewTimer(checkpointDelay)
 	defer t.Stop()
 	for c.pending.Load() < checkpointBytes {
 		select {
 		case <-c.stop:
-			return false
+			return false, false
 		case <-t.C:
-			return true
+			return again, true
 		case <-c.wake:
+			again = true
+		case <-c.full:
 		}
 	}
-	return true
+	return again, true
 }
 
 // checkpoint copies what it can of the WAL into the database without
 // waiting for anyone (PASSIVE): readers and the writer go on meanwhile, and
 // what a reader still needs is copied by the next one.
-func (c *checkpointer) checkpoint() {
+// It reports false when a reader kept part of the WAL from being copied,
+// which a pass a little later copies; a failure is logged and left to the
+// next commit, not retried every second.
+func (c *checkpointer) checkpoint() bool {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var busy, logFrames, copied int64
@@ -121,7 +131,9 @@ func (c *checkpointer) checkpoint() {
 	c.runs.Add(1)
 	if err != nil {
 		c.log.Warn("checkpointing the state store's WAL", "err", err)
+		return true
 	}
+	return copied >= logFrames
 }
 
 // close ends the goroutine; the database's last connection checkpoints

@@ -114,3 +114,39 @@ func TestCheckpointerCopiesTheWALBack(t *testing.T) {
 		}
 	})
 }
+
+// SQLite runs the commit hook before the commit writes its pages to the
+// WAL, so a checkpoint that a commit's note merely hastened may run before
+// those pages are there: a commit noted while the checkpointer waits is
+// checkpointed by a second pass, not left for whatever is committed next.
+func TestCheckpointerPassesAgainAfterACommitNotedWhileWaiting(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		s := openTest(t, &Options{Path: filepath.Join(t.TempDir(), "hostmcp.db")})
+		record := func() {
+			if err := s.insertCalls(ctx, []CallRecord{{Tool: "fs_read", Outcome: OutcomeOK}}); err != nil {
+				t.Fatal(err)
+			}
+			synctest.Wait()
+		}
+		record()
+		before := s.ckpt.runs.Load()
+		time.Sleep(checkpointDelay / 2)
+		record() // noted while the checkpointer waits for the first
+		time.Sleep(checkpointDelay / 2)
+		synctest.Wait()
+		if n := s.ckpt.runs.Load() - before; n != 1 {
+			t.Fatalf("%d checkpoints %s after the first commit, want 1", n, checkpointDelay)
+		}
+		time.Sleep(checkpointDelay)
+		synctest.Wait()
+		if n := s.ckpt.runs.Load() - before; n != 2 {
+			t.Fatalf("%d checkpoints, want a second pass for the commit noted while waiting", n)
+		}
+		time.Sleep(time.Hour)
+		synctest.Wait()
+		if n := s.ckpt.runs.Load() - before; n != 2 {
+			t.Errorf("%d checkpoints in an hour with nothing committed, want 2", n)
+		}
+	})
+}
