@@ -92,6 +92,18 @@ func (c *Control) Admit(ctx context.Context, client string, startsPrograms bool)
 	return c.enter(ctx, deadline, startsPrograms, true)
 }
 
+// AdmitAgain lets a call in once more after it gave its slots back to wait
+// for a person's answer: it takes its slots again, queueing as Admit does,
+// but spends no token, since the client sent it once. Charging the rerun
+// would refuse a yes the person already gave, and the client's retry
+// would ask them again.
+func (c *Control) AdmitAgain(ctx context.Context, startsPrograms bool) (context.Context, func(), error) {
+	if c == nil {
+		return ctx, func() {}, nil
+	}
+	return c.enter(ctx, time.Now().Add(c.wait), startsPrograms, true)
+}
+
 // enter takes a program slot if programs, then a call slot if call, and
 // marks the context with what it holds.
 func (c *Control) enter(ctx context.Context, deadline time.Time, programs, call bool) (context.Context, func(), error) {

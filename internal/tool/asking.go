@@ -95,7 +95,7 @@ func (r *Runner) attempts(ctx context.Context, inv Invocation, call *Call, lim L
 		call.gate.accepted = a.Answer.State
 	}
 	for asks := 0; ; asks++ {
-		data, err = r.attempt(ctx, inv, call, lim)
+		data, err = r.attempt(ctx, inv, call, lim, asks > 0)
 		q := askOf(err)
 		if q == nil {
 			return data, nil, err
@@ -119,9 +119,19 @@ func (r *Runner) attempts(ctx context.Context, inv Invocation, call *Call, lim L
 	}
 }
 
-// attempt is one run of the handler, under the admission of load.
-func (r *Runner) attempt(ctx context.Context, inv Invocation, call *Call, lim Limits) (any, error) {
-	actx, release, err := r.Admission.Admit(ctx, inv.Client, inv.Def.Spec.Programs)
+// attempt is one run of the handler, under the admission of load; again
+// is a run after a person's yes, which the call's token already paid for.
+func (r *Runner) attempt(ctx context.Context, inv Invocation, call *Call, lim Limits, again bool) (any, error) {
+	var (
+		actx    context.Context
+		release func()
+		err     error
+	)
+	if again {
+		actx, release, err = r.Admission.AdmitAgain(ctx, inv.Def.Spec.Programs)
+	} else {
+		actx, release, err = r.Admission.Admit(ctx, inv.Client, inv.Def.Spec.Programs)
+	}
 	if err != nil {
 		if ref, ok := admit.AsRefusal(err); ok {
 			return nil, refused(ref)

@@ -367,3 +367,22 @@ func TestConfirmConditions(t *testing.T) {
 		}
 	}
 }
+
+// A call spends one token of its client's rate however often it is run
+// again after a person's yes: with a burst of one and no refill to speak
+// of, the yes still goes through instead of ending RATE_LIMITED, which a
+// client retrying would turn into the person being asked again and again.
+func TestConfirmSpendsOneTokenPerCall(t *testing.T) {
+	ctrl := admit.New(&admit.Options{MaxCalls: 1, QueueWait: 50 * time.Millisecond, CallsPerSecond: 0.01, Burst: 1, MaxProgramCalls: 1})
+	r := &Runner{Confirm: policy(t, false, "always"), Admission: ctrl}
+	a := &asker{answer: accept}
+	s := &shelf{items: 1}
+	res := r.Run(context.Background(), Invocation{Def: clearDef(s), Args: json.RawMessage(`{}`), Client: "a", Asking: &Asking{Ask: a.ask}})
+	if res.Err != nil || s.cleared.Load() != 1 || len(a.questions) != 1 {
+		t.Fatalf("clear accepted (asked %d times): %s", len(a.questions), res.JSON)
+	}
+	res = r.Run(context.Background(), Invocation{Def: echoDef(), Args: json.RawMessage(`{"word":"hi"}`), Client: "a"})
+	if res.Err == nil || res.Err.Code != RateLimited {
+		t.Errorf("the next call of the client, its token spent: %s, want RATE_LIMITED", res.JSON)
+	}
+}
