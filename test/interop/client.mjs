@@ -32,7 +32,7 @@ const CALLS = ["perf_info", "sys_snapshot"];
 const REQUEST_TIMEOUT_MS = Number(process.env.HOSTMCP_INTEROP_REQUEST_TIMEOUT_MS || 60000);
 const TOTAL_TIMEOUT_MS = Number(process.env.HOSTMCP_INTEROP_TIMEOUT_MS || 120000);
 
-const summary = { ok: false, transport: "", failures: [] };
+const summary = { ok: false, transport: "", failures: [], rate_limited: { waits: 0, refused_after_wait: 0 } };
 
 function fail(msg) {
   summary.failures.push(msg);
@@ -128,6 +128,25 @@ function describe(e) {
   return e?.code !== undefined ? `${msg} (code ${e.code})` : msg;
 }
 
+// RATE_RETRIES bounds how often one call is sent again after RATE_LIMITED.
+const RATE_RETRIES = 50;
+
+// callTool is client.callTool that honours the server's back-pressure as an
+// agent should: a call refused RATE_LIMITED is sent again after
+// error.retry_after_ms. The timer's clock is the event loop's, cached at
+// millisecond grain, so one millisecond more is waited. A retry refused
+// again means the advice was too short; the summary counts both.
+async function callTool(client, params, resultSchema, opts) {
+  for (let tries = 0; ; tries++) {
+    const res = await client.callTool(params, resultSchema, opts);
+    const err = res.structuredContent?.error;
+    if (err?.code !== "RATE_LIMITED" || tries >= RATE_RETRIES) return res;
+    if (tries > 0) summary.rate_limited.refused_after_wait++;
+    summary.rate_limited.waits++;
+    await new Promise((resolve) => setTimeout(resolve, (err.retry_after_ms ?? 1000) + 1));
+  }
+}
+
 function sameJSON(a, b) {
   try {
     return JSON.stringify(JSON.parse(a)) === JSON.stringify(b);
@@ -137,7 +156,7 @@ function sameJSON(a, b) {
 }
 
 async function callAndValidate(client, tool, validate) {
-  const res = await client.callTool({ name: tool.name, arguments: {} }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+  const res = await callTool(client, { name: tool.name, arguments: {} }, undefined, { timeout: REQUEST_TIMEOUT_MS });
   const sc = res.structuredContent;
   const out = { success: false, is_error: Boolean(res.isError), validated: false };
   if (!sc || typeof sc !== "object") {
@@ -185,7 +204,7 @@ async function pageHandle(client, handle, args) {
   for (let pages = 1; pages <= 5000; pages++) {
     const a = { handle, ...args };
     if (offset > 0) a.offset = offset;
-    const res = await client.callTool({ name: "handle_read", arguments: a }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+    const res = await callTool(client, { name: "handle_read", arguments: a }, undefined, { timeout: REQUEST_TIMEOUT_MS });
     const sc = res.structuredContent;
     const text = (res.content ?? []).find((c) => c.type === "text")?.text ?? "";
     if (sc?.success !== true || sc.truncated) throw new Error(`handle_read ${JSON.stringify(a)}: ${JSON.stringify(sc?.error ?? sc?.warnings)}`);
@@ -206,7 +225,7 @@ async function pageHandle(client, handle, args) {
 async function checkLargeResult(client, path) {
   const want = readFileSync(path, "utf8");
   const out = { handle: "", link: null, read_mime: "", listed: false, pagings: {} };
-  const res = await client.callTool({ name: "fs_read", arguments: { path } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+  const res = await callTool(client, { name: "fs_read", arguments: { path } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
   out.handle = res.structuredContent?.data?.handle ?? "";
   if (!out.handle) {
     fail(`fs_read ${path}: no handle: ${JSON.stringify(res.structuredContent?.error)}`);
@@ -244,7 +263,7 @@ async function checkLargeResult(client, path) {
 async function callOversized(client) {
   const args = { id: 999, path: "big.txt", content: "a".repeat(5 << 20) };
   try {
-    await client.callTool({ name: "fs_write", arguments: args }, undefined, { timeout: 20000 });
+    await callTool(client, { name: "fs_write", arguments: args }, undefined, { timeout: 20000 });
     fail("oversized tools/call: succeeded, want an error");
     return null;
   } catch (e) {
@@ -322,7 +341,7 @@ function checkEra(wire, caps) {
 // arrives must strictly increase and stay within its total.
 async function checkProgress(client) {
   const seen = [];
-  await client.callTool({ name: "perf_use_check", arguments: { interval_ms: 1200 } }, undefined, {
+  await callTool(client, { name: "perf_use_check", arguments: { interval_ms: 1200 } }, undefined, {
     timeout: REQUEST_TIMEOUT_MS,
     onprogress: (p) => seen.push(p),
   });
@@ -355,12 +374,12 @@ async function setBadLevel(client) {
 // CONFIRMATION_REQUIRED.
 async function checkConfirm(client, path, asked) {
   const out = { dry_run_needs: false, asked, declined_code: "", present_after_decline: false, accepted_success: false, accepted_code: "" };
-  const del = (extra) => client.callTool({ name: "fs_delete", arguments: { path, recursive: true, ...extra } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+  const del = (extra) => callTool(client, { name: "fs_delete", arguments: { path, recursive: true, ...extra } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
   const dry = await del({ dry_run: true });
   out.dry_run_needs = dry.structuredContent?.data?.plan?.needs_confirmation === true;
   const declined = await del({});
   out.declined_code = declined.structuredContent?.error?.code ?? "";
-  const listed = await client.callTool({ name: "fs_list", arguments: { path } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+  const listed = await callTool(client, { name: "fs_list", arguments: { path } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
   out.present_after_decline = listed.structuredContent?.success === true;
   const accepted = await del({});
   out.accepted_success = accepted.structuredContent?.success === true;
@@ -443,7 +462,7 @@ async function run(t) {
 
     const readPath = process.env.HOSTMCP_INTEROP_READ;
     if (readPath) {
-      const res = await client.callTool({ name: "fs_read", arguments: { path: readPath } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+      const res = await callTool(client, { name: "fs_read", arguments: { path: readPath } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
       const sc = res.structuredContent;
       if (sc?.success !== true) fail(`fs_read ${readPath}: ${JSON.stringify(sc?.error)}`);
       summary.read = sc?.data?.content ?? "";

@@ -84,6 +84,13 @@ type summary struct {
 		AcceptedSuccess     bool     `json:"accepted_success"`
 		AcceptedCode        string   `json:"accepted_code"`
 	} `json:"confirm"`
+	// RateLimited counts the calls refused RATE_LIMITED, each waited out as
+	// error.retry_after_ms advised and sent again, and how many of those
+	// retries were refused again: the advice was too short.
+	RateLimited *struct {
+		Waits            int `json:"waits"`
+		RefusedAfterWait int `json:"refused_after_wait"`
+	} `json:"rate_limited"`
 	Prompts           []string `json:"prompts"`
 	Read              string   `json:"read"`
 	ResourceTemplates []string `json:"resource_templates"`
@@ -163,6 +170,9 @@ func checkSummary(t *testing.T, got summary, transport string) {
 	}
 	if got.SetLevelBogus == nil || *got.SetLevelBogus != -32602 {
 		t.Errorf("logging/setLevel bogus answered %v, want -32602", got.SetLevelBogus)
+	}
+	if got.RateLimited == nil || got.RateLimited.Waits == 0 || got.RateLimited.RefusedAfterWait > 0 {
+		t.Errorf("rate limit: %+v, want some calls refused and each retried once after error.retry_after_ms, successfully", got.RateLimited)
 	}
 	checkLarge(t, got)
 	checkConfirm(t, got, transport)
@@ -295,8 +305,19 @@ func serverFlags(t *testing.T) []string {
 		}
 	}
 	t.Setenv("HOSTMCP_INTEROP_CONFIRM", cache)
-	return []string{"--state-dir", t.TempDir(), "--root", root}
+	conf := filepath.Join(t.TempDir(), "hostmcp.toml")
+	if err := os.WriteFile(conf, []byte(tightRate), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--state-dir", t.TempDir(), "--root", root, "--config", conf}
 }
+
+// tightRate is a call rate the client's run outgrows on any machine, so
+// that every run meets RATE_LIMITED and the client must wait what the
+// server advised, as an agent would. With the default (50 per second,
+// bursts of 100) only a fast machine reached the limit, and a client that
+// did not wait failed there alone.
+const tightRate = "[load]\ncalls_per_second = 20\nburst = 10\n"
 
 const (
 	interopFile = "interop.txt"
