@@ -24,7 +24,7 @@ func TestStdioRateLimit(t *testing.T) {
 	envs := make([]envelope, 6)
 	var wg sync.WaitGroup
 	for i := range envs {
-		wg.Go(func() { envs[i], _ = call(t, ctx, cs, tools, "fs_list", map[string]any{"path": "."}) })
+		wg.Go(func() { envs[i], _ = callOnce(t, ctx, cs, tools, "fs_list", map[string]any{"path": "."}) })
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
@@ -51,7 +51,7 @@ func TestStdioRateLimit(t *testing.T) {
 	}
 
 	time.Sleep(retry)
-	if env, _ := call(t, ctx, cs, tools, "fs_list", map[string]any{"path": "."}); !env.Success {
+	if env, _ := callOnce(t, ctx, cs, tools, "fs_list", map[string]any{"path": "."}); !env.Success {
 		t.Errorf("after waiting retry_after_ms: %+v", env.Error)
 	}
 
