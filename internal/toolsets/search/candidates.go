@@ -12,12 +12,16 @@ import (
 // inMemoryMax is the size up to which a candidate file is checked from one
 // read into a buffer the checking goroutine keeps (almost every source
 // file); a larger one is streamed, so that neither a huge log nor a hit
-// near its end makes a goroutine hold more than this.
-const inMemoryMax = 1 << 20
+// near its end makes a goroutine hold more than this. The buffer is handed
+// on to the next search (bufPool), so it is kept small: at 1 MiB, the one
+// file of 400 KB among a few-hit search's hundred in GOROOT/src grew it
+// past what could be kept, and each search allocated it again.
+const inMemoryMax = 256 << 10
 
 // checkBufs are what checking a file needs besides the file, kept by a
-// checking goroutine from file to file: buf holds a file read whole, br
-// streams a larger one and is made only when one comes.
+// checking goroutine from file to file and handed on to the next search
+// (bufPool): buf holds a file read whole, br streams a larger one and is
+// made only when one comes.
 type checkBufs struct {
 	buf []byte
 	br  *bufio.Reader

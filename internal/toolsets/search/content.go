@@ -59,6 +59,7 @@ type searchReq struct {
 	fence *fsroot.Fence // keeps both engines on the root's file system
 	// mounts names, for the warning, what rg's --one-file-system left out.
 	mounts *mountTable
+	bufs   *bufPool
 	re     *regexp.Regexp
 	sc     *scanner
 	limit  int
@@ -165,6 +166,7 @@ func (s *Set) prepare(roots *fsroot.Set, in contentIn) (*searchReq, error) {
 		opt:    options{hidden: in.IncludeHidden, noIgnore: in.IncludeIgnored, glob: in.FileGlob, cross: in.CrossMounts},
 		fence:  fence,
 		mounts: s.mounts,
+		bufs:   s.bufs,
 		re:     re,
 		sc:     &scanner{re: re, ctx: ctxLines},
 		limit:  in.MaxResults,
@@ -216,14 +218,7 @@ func hasUpper(pattern string, literal bool) bool {
 // in during its walk. rg prints each file's lines together, so a file is
 // checked as soon as the next one begins, while rg goes on searching.
 func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn, call *tool.Call) ([]Hit, bool, error) {
-	args := append(rgBase(&req.opt), "--null", "--line-number", "--with-filename", "--no-heading", "--max-columns=1")
-	if in.Literal {
-		args = append(args, "--fixed-strings")
-	}
-	if req.ignoreCase {
-		args = append(args, "--ignore-case")
-	}
-	args = append(args, "--regexp="+in.Pattern)
+	args := rgContentArgs(&req.opt, in, req.ignoreCase)
 	reported := req.fence.Reported()
 	defer reported.Close()
 	v := startVerify(ctx, req, reported)
@@ -262,6 +257,19 @@ func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn, call 
 		call.Warn("%d lines rg reported were left out: their file's path was longer than %d bytes (PATH_MAX)", records.dropped, rgPathMax)
 	}
 	return hits, complete && len(hits) <= hitCap, nil
+}
+
+// rgContentArgs is rg's argv for a content search: each candidate line as
+// its file's path, a NUL and its number, without the line itself.
+func rgContentArgs(o *options, in contentIn, ignoreCase bool) []string {
+	args := append(rgBase(o), "--null", "--line-number", "--with-filename", "--no-heading", "--max-columns=1")
+	if in.Literal {
+		args = append(args, "--fixed-strings")
+	}
+	if ignoreCase {
+		args = append(args, "--ignore-case")
+	}
+	return append(args, "--regexp="+in.Pattern)
 }
 
 func join(base, rel string) string {

@@ -24,10 +24,13 @@ type Set struct {
 	roots  *fsroot.Set
 	exec   *execx.Runner
 	mounts *mountTable // for the warnings of rg searches
+	bufs   *bufPool    // the checking goroutines' read buffers, kept between searches
 }
 
 // New builds the search toolset.
-func New(d *Deps) *Set { return &Set{roots: d.Roots, exec: d.Exec, mounts: &mountTable{}} }
+func New(d *Deps) *Set {
+	return &Set{roots: d.Roots, exec: d.Exec, mounts: &mountTable{}, bufs: &bufPool{}}
+}
 
 // Toolset lists the search tools.
 func (s *Set) Toolset() tool.Toolset {

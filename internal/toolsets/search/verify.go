@@ -73,7 +73,8 @@ func (v *verifier) wait() []Hit {
 
 func (v *verifier) run() {
 	defer v.wg.Done()
-	var bufs checkBufs // per goroutine, not per file
+	bufs := v.req.bufs.get() // per goroutine, not per file
+	defer v.req.bufs.put(bufs)
 	var local []Hit
 	emit := func(h Hit) bool {
 		local = append(local, h)
@@ -89,7 +90,7 @@ func (v *verifier) run() {
 			if err != nil {
 				continue
 			}
-			v.req.sc.checkFile(c.path, fdReader(fd), size, c.lines, &bufs, emit)
+			v.req.sc.checkFile(c.path, fdReader(fd), size, c.lines, bufs, emit)
 			unix.Close(fd)
 		}
 		v.mu.Lock()

@@ -1,0 +1,87 @@
+package search
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/hostmcp/hostmcp/internal/execx"
+	"github.com/hostmcp/hostmcp/internal/landlock"
+	"github.com/hostmcp/hostmcp/internal/testutil"
+)
+
+// BenchmarkRgUnderLandlock is what Landlock costs the rg a search runs:
+// rg with search_content's and search_files' argv over GOROOT/src, three
+// ways in turns in each iteration, reporting the CPU of each (ms a run):
+//
+//   - plain-ms: not confined;
+//   - confined-ms: confined as runRg confines it (read below the searched
+//     directory, the loader and libraries, its program);
+//   - truncate-ms: the same, also granting LANDLOCK_ACCESS_FS_TRUNCATE below
+//     the searched directory. A measurement only, never a policy: rg could
+//     then truncate what it searches. On each open, Landlock looks up the
+//     truncate right as well as the read (so that a later ftruncate needs
+//     no lookup); no rule grants it, so the kernel walks from every file
+//     rg opens up to the root of the mount namespace instead of stopping
+//     at the searched directory. The difference to confined-ms is that walk.
+func BenchmarkRgUnderLandlock(b *testing.B) {
+	testutil.RequireBinary(b, "rg")
+	if landlock.ABI() == 0 {
+		b.Skip(landlock.ErrUnsupported)
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skipf("go env GOROOT: %v", err)
+	}
+	src := filepath.Join(strings.TrimSpace(string(out)), "src")
+	dir, err := os.Open(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dir.Close()
+	ex, err := execx.New(&execx.Options{Allowed: []string{"rg"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	searches := []struct {
+		name string
+		args []string
+	}{
+		{"content-few", rgContentArgs(&options{}, contentIn{Pattern: `func \(\w+ \*\w+\) Close\(\)`}, false)},
+		{"files", append(rgBase(&options{}), "--files", "--null")},
+	}
+	ways := []struct {
+		name string
+		pol  *landlock.Policy
+	}{
+		{"plain-ms", nil},
+		{"confined-ms", &landlock.Policy{Read: []*os.File{dir}}},
+		{"truncate-ms", &landlock.Policy{Rules: []landlock.Rule{{File: dir, Access: landlock.Read | unix.LANDLOCK_ACCESS_FS_TRUNCATE}}}},
+	}
+	for _, s := range searches {
+		b.Run(s.name, func(b *testing.B) {
+			cpu := make([]time.Duration, len(ways))
+			for i := 0; b.Loop(); i++ {
+				for j := range ways {
+					w := (i + j) % len(ways) // each way first in turn
+					_, c0 := cpuTimes()
+					cmd := execx.Cmd{Name: "rg", Args: append(append([]string{}, s.args...), "--", "."), Dir: src, Confine: ways[w].pol, MaxOutput: 1 << 20}
+					if _, err := ex.Run(context.Background(), cmd); err != nil {
+						b.Fatal(err)
+					}
+					_, c1 := cpuTimes()
+					cpu[w] += c1 - c0
+				}
+			}
+			for j, w := range ways {
+				b.ReportMetric(float64(cpu[j].Microseconds())/1000/float64(b.N), w.name)
+			}
+		})
+	}
+}
