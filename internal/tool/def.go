@@ -75,6 +75,12 @@ type Def struct {
 	InputSchema *jsonschema.Schema
 	// input is the input schema resolved for validation, on first use.
 	input func() (*jsonschema.Resolved, error)
+	// schemaMu guards InputSchema's release and its reading back by the
+	// first call (release.go); inputRead is set once it was read to be
+	// resolved, and inputJSON holds the released tree.
+	schemaMu  sync.Mutex
+	inputRead bool
+	inputJSON []byte
 	// output is the full output schema (the envelope with the tool's data
 	// fields), on first use.
 	output     func() (*jsonschema.Schema, error)
@@ -253,7 +259,11 @@ func (d *Def) property(prop string) *jsonschema.Schema {
 func (d *Def) resolve() {
 	d.syncAliases()
 	d.input = sync.OnceValues(func() (*jsonschema.Resolved, error) {
-		r, err := d.InputSchema.Resolve(resolveOptions)
+		in, err := d.inputTree()
+		if err != nil {
+			return nil, err
+		}
+		r, err := in.Resolve(resolveOptions)
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: resolving input schema: %w", d.Spec.Name, err)
 		}
