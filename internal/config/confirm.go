@@ -3,11 +3,9 @@ package config
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -71,10 +69,38 @@ func (c Condition) Always() bool { return c.Fact == Always }
 // String writes c as the configuration does.
 func (c Condition) String() string { return c.Fact + c.Op + c.Value }
 
-var (
-	factName  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`) })
-	factValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.:/+-]{1,64}$`) })
-)
+// ValidName reports whether s matches ^[a-z][a-z0-9_]{0,63}$: the name of a
+// fact, and of a tool (tool.ValidName). It is checked by hand: the default
+// [confirm] is validated at every start-up, and that counted repetition
+// compiled to 63 nested copies of its class, a recursion that grew the main
+// goroutine's stack to 128 KiB and mapped the runtime's tables of every
+// frame on it (bench/RESULTS.md, "Idle memory: no regexp compiled at
+// start-up").
+func ValidName(s string) bool {
+	if len(s) == 0 || len(s) > 64 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// validFactValue reports whether s matches ^[A-Za-z0-9_.:/+-]{1,64}$,
+// checked by hand for the reason ValidName is.
+func validFactValue(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.:/+-", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
 
 // ParseCondition reads a condition: "always", "NAME", "NAME=VALUE" or
 // "NAME>N" with N a whole number.
@@ -82,16 +108,16 @@ func ParseCondition(s string) (Condition, error) {
 	want := `want "always", a fact ("recursive"), "fact=value" ("signal=KILL") or "fact>number" ("files>5")`
 	i := strings.IndexAny(s, "=>")
 	if i < 0 {
-		if !factName().MatchString(s) {
+		if !ValidName(s) {
 			return Condition{}, fmt.Errorf("%q is not a condition; %s", s, want)
 		}
 		return Condition{Fact: s}, nil
 	}
 	c := Condition{Fact: s[:i], Op: s[i : i+1], Value: s[i+1:]}
 	switch {
-	case !factName().MatchString(c.Fact) || c.Fact == Always:
+	case !ValidName(c.Fact) || c.Fact == Always:
 		return Condition{}, fmt.Errorf("%q: %q is not a fact name (lower case letters, digits, _); %s", s, c.Fact, want)
-	case !factValue().MatchString(c.Value):
+	case !validFactValue(c.Value):
 		return Condition{}, fmt.Errorf("%q: the value %q must be 1 to 64 letters, digits or _.:/+-", s, c.Value)
 	case c.Op == ">":
 		if _, err := strconv.ParseInt(c.Value, 10, 64); err != nil {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -129,5 +130,29 @@ func TestLoadConfirmRefusesBadConditions(t *testing.T) {
 	_, _, err := loadDoc(t, "[confirm.tools]\nfs_delete = [\"recursive=\"]\n")
 	if err == nil || !strings.Contains(err.Error(), `confirm.tools.fs_delete[0] "recursive="`) {
 		t.Fatalf("got %v, want the bad condition named", err)
+	}
+}
+
+// TestFactChecksMatchTheirPatterns holds the hand-written checks of a fact's
+// name and value to the patterns the configuration documents, on the edges
+// of each class and length.
+func TestFactChecksMatchTheirPatterns(t *testing.T) {
+	name := regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+	value := regexp.MustCompile(`^[A-Za-z0-9_.:/+-]{1,64}$`)
+	var inputs []string
+	for c := 0; c < 256; c++ {
+		inputs = append(inputs, string([]byte{byte(c)}), "a"+string([]byte{byte(c)}), string([]byte{byte(c)})+"a")
+	}
+	for _, n := range []int{0, 1, 63, 64, 65, 200} {
+		inputs = append(inputs, strings.Repeat("a", n), strings.Repeat("K", n), "x"+strings.Repeat("_9", n/2))
+	}
+	inputs = append(inputs, "signal", "other_user", "files", "9lives", "_x", "a\n", "é", "KILL TERM", "1.5", "a/b:c+d-e")
+	for _, s := range inputs {
+		if got, want := ValidName(s), name.MatchString(s); got != want {
+			t.Errorf("ValidName(%q) = %v, the pattern says %v", s, got, want)
+		}
+		if got, want := validFactValue(s), value.MatchString(s); got != want {
+			t.Errorf("validFactValue(%q) = %v, the pattern says %v", s, got, want)
+		}
 	}
 }

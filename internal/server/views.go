@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,9 +20,12 @@ func (s *Server) addView(srv *mcp.Server) {
 	if s.opts.Config.Views.MCPApps == config.ViewsOff {
 		return
 	}
-	page := string(view.HTML())
+	// The page (28 KB, its script and style hashed into its policy) is
+	// built at its first read: most sessions never read it, and an idle
+	// server need not hold it.
+	page := sync.OnceValue(func() string { return string(view.HTML()) })
 	srv.AddResource(viewResource(), func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: view.URI, MIMEType: view.MIMEType, Text: page, Meta: view.ResourceMeta()}}}, nil
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: view.URI, MIMEType: view.MIMEType, Text: page(), Meta: view.ResourceMeta()}}}, nil
 	})
 }
 

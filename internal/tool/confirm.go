@@ -4,10 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/hostmcp/hostmcp/internal/config"
 )
@@ -206,14 +204,12 @@ func checkFactSpecs(spec Spec) {
 	}
 	seen := map[string]bool{config.Always: true}
 	for _, f := range spec.Facts {
-		if !factName().MatchString(f.Name) || seen[f.Name] || f.Kind < FactBool || f.Kind > FactString || f.Doc == "" {
+		if !validName(f.Name) || seen[f.Name] || f.Kind < FactBool || f.Kind > FactString || f.Doc == "" {
 			panic(fmt.Sprintf("tool %q: fact %+v needs a unique lower-case name other than %q, a kind and a doc", spec.Name, f, config.Always))
 		}
 		seen[f.Name] = true
 	}
 }
-
-var factName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`) })
 
 // StateOf digests what a call would affect into a Preview's State: each
 // part as fmt prints it (%v), apart from the next. Tools with much to

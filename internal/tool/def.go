@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/hostmcp/hostmcp/internal/config"
 )
 
 // Spec describes a tool for the model: written for someone who has never seen
@@ -73,6 +75,12 @@ type Def struct {
 	InputSchema *jsonschema.Schema
 	// input is the input schema resolved for validation, on first use.
 	input func() (*jsonschema.Resolved, error)
+	// schemaMu guards InputSchema's release and its reading back by the
+	// first call (release.go); inputRead is set once it was read to be
+	// resolved, and inputJSON holds the released tree.
+	schemaMu  sync.Mutex
+	inputRead bool
+	inputJSON []byte
 	// output is the full output schema (the envelope with the tool's data
 	// fields), on first use.
 	output     func() (*jsonschema.Schema, error)
@@ -82,20 +90,9 @@ type Def struct {
 	exactlyOne [][]string
 }
 
-// validName reports whether name matches ^[a-z][a-z0-9_]{0,63}$, checked
-// by hand: that regexp's counted repetition compiled, at every start-up,
-// to 63 copies of its class.
-func validName(name string) bool {
-	if len(name) == 0 || len(name) > 64 || name[0] < 'a' || name[0] > 'z' {
-		return false
-	}
-	for _, c := range []byte(name) {
-		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
-			return false
-		}
-	}
-	return true
-}
+// validName reports whether name matches ^[a-z][a-z0-9_]{0,63}$, the
+// pattern a fact's name has too: config.ValidName checks it by hand.
+func validName(name string) bool { return config.ValidName(name) }
 
 // ValidName reports whether name is one a tool may have: fleet_call
 // checks the names it passes on to other hosts with it.
@@ -262,7 +259,11 @@ func (d *Def) property(prop string) *jsonschema.Schema {
 func (d *Def) resolve() {
 	d.syncAliases()
 	d.input = sync.OnceValues(func() (*jsonschema.Resolved, error) {
-		r, err := d.InputSchema.Resolve(resolveOptions)
+		in, err := d.inputTree()
+		if err != nil {
+			return nil, err
+		}
+		r, err := in.Resolve(resolveOptions)
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: resolving input schema: %w", d.Spec.Name, err)
 		}
