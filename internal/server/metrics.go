@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -18,9 +19,15 @@ type Metrics struct {
 	latency *prometheus.HistogramVec
 	bytes   *prometheus.CounterVec
 	confirm *prometheus.CounterVec
+	// runtime registers the Go and process collectors once, when the
+	// metrics are first served: building the Go collector walks every
+	// runtime/metrics description, start-up work and memory a server over
+	// stdio, which serves no metrics, would hold for nothing.
+	runtime sync.Once
 }
 
-// NewMetrics registers the call metrics and the Go and process collectors.
+// NewMetrics registers the call metrics; the Go and process collectors
+// join them when the metrics are first served (Handler, Gather).
 func NewMetrics() *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
@@ -42,9 +49,16 @@ func NewMetrics() *Metrics {
 			Help: "Calls that needed a person's confirmation ([confirm]) or were dry runs, by tool and what came of it (confirmed, declined, refused, dry_run...).",
 		}, []string{"tool", "confirmation"}),
 	}
-	m.reg.MustRegister(m.calls, m.latency, m.bytes, m.confirm,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.reg.MustRegister(m.calls, m.latency, m.bytes, m.confirm)
 	return m
+}
+
+// withRuntime registers the Go and process collectors, once.
+func (m *Metrics) withRuntime() *prometheus.Registry {
+	m.runtime.Do(func() {
+		m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	})
+	return m.reg
 }
 
 func (m *Metrics) observe(name string, res tool.Result) {
@@ -62,8 +76,8 @@ func (m *Metrics) observe(name string, res tool.Result) {
 
 // Handler serves the metrics in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return promhttp.HandlerFor(m.withRuntime(), promhttp.HandlerOpts{})
 }
 
 // Gather exposes the registry to tests.
-func (m *Metrics) Gather() prometheus.Gatherer { return m.reg }
+func (m *Metrics) Gather() prometheus.Gatherer { return m.withRuntime() }
