@@ -43,6 +43,7 @@ type pendingHandles struct {
 	wg       sync.WaitGroup
 	maxBytes int64 // maxPendingBytes; tests lower it
 	maxCount int
+	now      func() time.Time // the store's clock, against which failures expire
 
 	deferred, inline, failures atomic.Int64
 }
@@ -59,8 +60,9 @@ type failedWrite struct {
 	expires time.Time
 }
 
-func newPendingHandles() *pendingHandles {
+func newPendingHandles(now func() time.Time) *pendingHandles {
 	return &pendingHandles{
+		now:      now,
 		writes:   map[string]*pendingWrite{},
 		failed:   map[string]failedWrite{},
 		maxBytes: maxPendingBytes,
@@ -195,7 +197,7 @@ func (p *pendingHandles) release(id string, w *pendingWrite, err error, expires 
 // expired, forgetting expired ones and, past maxFailedKept, the one that
 // expires first. p.mu is held.
 func (p *pendingHandles) rememberFailure(id string, f failedWrite) {
-	now := time.Now()
+	now := p.now()
 	for k, old := range p.failed {
 		if !now.Before(old.expires) {
 			delete(p.failed, k)

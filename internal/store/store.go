@@ -72,7 +72,6 @@ func Open(ctx context.Context, opts *Options) (*Store, error) {
 		maxCalls: opts.MaxCalls,
 		now:      opts.Now,
 		log:      opts.Logger,
-		pending:  newPendingHandles(),
 	}
 	if s.ttl <= 0 {
 		s.ttl = DefaultHandleTTL
@@ -89,6 +88,7 @@ func Open(ctx context.Context, opts *Options) (*Store, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.pending = newPendingHandles(s.now)
 	if err := prepareFile(opts.Path); err != nil {
 		return nil, err
 	}
