@@ -87,7 +87,7 @@ func New(opts Options) (*Server, error) {
 		s.metrics.reg.MustRegister(healthCollector{opts.Sampler})
 	}
 	if opts.Store != nil {
-		s.metrics.reg.MustRegister(auditCollector{opts.Store})
+		s.metrics.reg.MustRegister(auditCollector{opts.Store}, handleCollector{opts.Store})
 	}
 	for _, ts := range served {
 		for _, d := range ts.Tools {
@@ -119,8 +119,10 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
+// putHandle keeps a tool's result as a handle, written after the call
+// answers: the handle's readers wait for the write (store.PutHandleAsync).
 func (s *Server) putHandle(ctx context.Context, typ string, meta map[string]any, payload []byte) (string, error) {
-	h, err := s.opts.Store.PutHandle(ctx, typ, meta, payload)
+	h, err := s.opts.Store.PutHandleAsync(ctx, typ, meta, payload)
 	if err != nil {
 		return "", err
 	}

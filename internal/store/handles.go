@@ -33,63 +33,99 @@ type Handle struct {
 // PutHandle stores payload under a new handle that expires after the TTL,
 // then evicts the oldest other handles if the byte budget is exceeded. A
 // payload larger than the whole budget is refused rather than evicting
-// everything else for it.
+// everything else for it. It returns once the handle is committed; see
+// PutHandleAsync for a put that returns before.
 func (s *Store) PutHandle(ctx context.Context, typ string, meta map[string]any, payload []byte) (Handle, error) {
-	if int64(len(payload)) > s.budget {
-		return Handle{}, fmt.Errorf("storing a %d-byte result: larger than the handle budget of %d bytes", len(payload), s.budget)
-	}
-	metaJSON, err := json.Marshal(meta)
+	nh, err := s.newHandle(typ, meta, payload)
 	if err != nil {
-		return Handle{}, fmt.Errorf("storing a handle: encoding its metadata: %w", err)
+		return Handle{}, err
 	}
-	var h Handle
-	if err := json.Unmarshal(metaJSON, &h.Meta); err != nil {
-		return Handle{}, fmt.Errorf("storing a handle: decoding its metadata: %w", err)
-	}
-	now := time.Unix(0, s.now().UnixNano()).UTC() // what a read gives back
-	h.Type, h.Size, h.Created, h.Expires = typ, int64(len(payload)), now, now.Add(s.ttl)
-	var index []byte
-	h.Lines, index = buildLineIndex(payload)
-
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return Handle{}, fmt.Errorf("storing a handle: %w", err)
-	}
-	defer tx.Rollback()
-	for attempt := 0; h.ID == ""; attempt++ {
-		id, err := newID(typ, now)
+	for attempt := 0; ; attempt++ {
+		if nh.h.ID, err = newID(typ, nh.h.Created); err != nil {
+			return Handle{}, err
+		}
+		inserted, err := s.insertHandle(ctx, &nh, payload)
 		if err != nil {
 			return Handle{}, err
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO handles(id, type, meta_json, size, lines, line_index, chunk, created, expires)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
-			id, typ, string(metaJSON), h.Size, h.Lines, index, chunkSize, now.UnixNano(), h.Expires.UnixNano())
-		if err != nil {
-			return Handle{}, fmt.Errorf("storing a handle: %w", err)
+		if inserted {
+			return nh.h, nil
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return Handle{}, fmt.Errorf("storing a handle: %w", err)
-		} else if n == 1 {
-			h.ID = id
-		} else if attempt == 3 {
+		if attempt == 3 {
 			return Handle{}, fmt.Errorf("storing a handle: no free id after %d attempts", attempt+1)
 		}
 	}
+}
+
+// newHandleRow is a handle described before it is written: everything but
+// its ID, which the put chooses.
+type newHandleRow struct {
+	h        Handle
+	metaJSON []byte
+	index    []byte
+}
+
+// newHandle describes payload as a handle of type typ, refusing a payload
+// larger than the whole budget.
+func (s *Store) newHandle(typ string, meta map[string]any, payload []byte) (newHandleRow, error) {
+	if int64(len(payload)) > s.budget {
+		return newHandleRow{}, fmt.Errorf("storing a %d-byte result: larger than the handle budget of %d bytes", len(payload), s.budget)
+	}
+	metaJSON, err := json.Marshal(meta)
+	if err != nil {
+		return newHandleRow{}, fmt.Errorf("storing a handle: encoding its metadata: %w", err)
+	}
+	nh := newHandleRow{metaJSON: metaJSON}
+	if err := json.Unmarshal(metaJSON, &nh.h.Meta); err != nil {
+		return newHandleRow{}, fmt.Errorf("storing a handle: decoding its metadata: %w", err)
+	}
+	now := time.Unix(0, s.now().UnixNano()).UTC() // what a read gives back
+	nh.h.Type, nh.h.Size, nh.h.Created, nh.h.Expires = typ, int64(len(payload)), now, now.Add(s.ttl)
+	nh.h.Lines, nh.index = buildLineIndex(payload)
+	return nh, nil
+}
+
+// insertHandle writes the handle nh describes, under nh.h.ID, with its
+// payload, and evicts what the budget no longer holds, in one transaction.
+// inserted is false, and nothing is written, when the ID is taken.
+func (s *Store) insertHandle(ctx context.Context, nh *newHandleRow, payload []byte) (inserted bool, err error) {
+	h := &nh.h
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("storing a handle: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `INSERT INTO handles(id, type, meta_json, size, lines, line_index, chunk, created, expires)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
+		h.ID, h.Type, string(nh.metaJSON), h.Size, h.Lines, nh.index, chunkSize, h.Created.UnixNano(), h.Expires.UnixNano())
+	if err != nil {
+		return false, fmt.Errorf("storing a handle: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return false, fmt.Errorf("storing a handle: %w", err)
+	} else if n == 0 {
+		return false, nil
+	}
 	if err := writeChunks(ctx, tx, h.ID, payload); err != nil {
-		return Handle{}, err
+		return false, err
 	}
 	if _, err := s.evict(ctx, tx, h.ID); err != nil {
-		return Handle{}, err
+		return false, err
 	}
 	if err := tx.Commit(); err != nil {
-		return Handle{}, fmt.Errorf("storing a handle: %w", err)
+		return false, fmt.Errorf("storing a handle: %w", err)
 	}
 	s.ckpt.wroteHandle(len(payload))
-	return h, nil
+	return true, nil
 }
 
 // Handle returns the description of a readable handle.
 func (s *Store) Handle(ctx context.Context, id string) (Handle, error) {
+	if validID(id) {
+		if err := s.pending.wait(ctx, id); err != nil {
+			return Handle{}, err
+		}
+	}
 	h, _, err := s.lookup(ctx, s.db, id)
 	return h, err
 }
@@ -99,6 +135,9 @@ func (s *Store) Handle(ctx context.Context, id string) (Handle, error) {
 func (s *Store) DeleteHandle(ctx context.Context, id string) error {
 	if !validID(id) {
 		return fmt.Errorf("deleting a handle: %w", errMalformed(id))
+	}
+	if err := s.pending.wait(ctx, id); err != nil && !errors.Is(err, ErrHandleNotKept) {
+		return err
 	}
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM handles WHERE id = ?`, id); err != nil {
 		return fmt.Errorf("deleting handle %s: %w", id, err)

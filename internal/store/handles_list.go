@@ -8,8 +8,13 @@ import (
 )
 
 // Handles lists the readable handles, newest first, at most limit of them
-// (all when limit <= 0). Their payloads are not read.
+// (all when limit <= 0), once the writes pending at the call have ended, so
+// that every handle already given out is listed. Their payloads are not
+// read.
 func (s *Store) Handles(ctx context.Context, limit int) ([]Handle, error) {
+	if err := s.pending.waitAll(ctx); err != nil {
+		return nil, err
+	}
 	q := `SELECT id, type, meta_json, size, lines, created, expires FROM handles WHERE expires > ? ORDER BY created DESC, id`
 	if limit > 0 {
 		q += fmt.Sprintf(` LIMIT %d`, limit)

@@ -87,6 +87,9 @@ func (s *Store) ReadWindow(ctx context.Context, id string, w Window) (Slice, err
 	if !validID(id) {
 		return Slice{}, errMalformed(id)
 	}
+	if err := s.pending.wait(ctx, id); err != nil {
+		return Slice{}, err
+	}
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return Slice{}, fmt.Errorf("reading handle %s: %w", id, err)

@@ -48,6 +48,7 @@ type Store struct {
 	log      *slog.Logger
 	calls    *callQueue // the background writer of call records
 	ckpt     *checkpointer
+	pending  *pendingHandles // handles given out, written after the answer
 	// connector opens the database at its first use; see lazy.go.
 	connector *migratingConnector
 }
@@ -87,6 +88,7 @@ func Open(ctx context.Context, opts *Options) (*Store, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.pending = newPendingHandles(s.now)
 	if err := prepareFile(opts.Path); err != nil {
 		return nil, err
 	}
@@ -115,10 +117,11 @@ func Open(ctx context.Context, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// Close writes the call records still queued, then releases the database
-// (its last connection checkpoints the WAL). Handles stay on disk until
-// they expire.
+// Close writes the handles and call records still pending, then releases
+// the database (its last connection checkpoints the WAL). Handles stay on
+// disk until they expire.
 func (s *Store) Close() error {
+	s.pending.close()
 	s.calls.close()
 	s.ckpt.close()
 	return s.db.Close()

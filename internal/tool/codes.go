@@ -45,6 +45,7 @@ const (
 	RateLimited      Code = "RATE_LIMITED" // this client is over its call rate ([load])
 	HandleNotFound   Code = "HANDLE_NOT_FOUND"
 	HandleExpired    Code = "HANDLE_EXPIRED"
+	HandleNotKept    Code = "HANDLE_NOT_KEPT" // given out, but its write failed after the call answered
 	ArtifactNotFound Code = "ARTIFACT_NOT_FOUND"
 
 	// System objects.
@@ -106,6 +107,7 @@ var catalogue = map[Code]codeInfo{
 	RateLimited:        {true, "Wait error.retry_after_ms before the next call, and make fewer, broader calls."},
 	HandleNotFound:     {false, "Handles expire after their TTL; call the tool that produced it again."},
 	HandleExpired:      {false, "The handle expired; call the tool that produced it again."},
+	HandleNotKept:      {true, "The result could not be stored (the server logged why); call the tool that produced it again."},
 	ArtifactNotFound:   {false, "Artifacts expire after their TTL; list them with perf_list_artifacts or profile again."},
 	CgroupNotFound:     {true, "Pass a cgroup path relative to the cgroup mount, or a pid to look it up."},
 	DeviceNotFound:     {true, "Use a device name from perf_snapshot's io.devices."},

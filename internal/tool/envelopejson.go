@@ -6,32 +6,49 @@ import (
 	"fmt"
 )
 
-// dataPlaceholder stands for data while the rest of an envelope is
-// encoded. `,"data":0` cannot occur before the data member: the only
-// field before it is success, a boolean.
-var dataPlaceholder = []byte(`,"data":0`)
+// dataPlaceholder and previewPlaceholder stand for data and data_preview
+// while the rest of an envelope is encoded. Neither can occur before its
+// member: a '"' inside a string member is written escaped, and the members
+// before them are success, error and truncated.
+var (
+	dataPlaceholder    = []byte(`,"data":0`)
+	previewPlaceholder = []byte(`,"data_preview":0`)
+)
 
-// JSON encodes the envelope as MarshalJSON does, without encoding data
-// again: data is already compact JSON (setData made it with MarshalJSON),
-// and re-encoding it meant a second pass over every byte of every answer,
-// most of which is data (a file's content, a listing).
+// JSON encodes the envelope as MarshalJSON does, without encoding data or
+// data_preview again: data is already compact JSON (setData made it with
+// MarshalJSON), and so is a preview (the previewer writes the bytes of
+// that JSON, and the strings it cuts through MarshalJSON), where
+// encoding/json would check and compact every byte of them once more:
+// 1.4 ms of a search answering a 60 KB preview of 200 hits.
 func (env Envelope) JSON() ([]byte, error) {
-	if len(env.Data) == 0 {
-		return MarshalJSON(env)
+	switch {
+	case len(env.Data) > 0:
+		raw := env.Data
+		env.Data = json.RawMessage("0")
+		return spliceMember(env, dataPlaceholder, raw)
+	case len(env.DataPreview) > 0:
+		raw := env.DataPreview
+		env.DataPreview = json.RawMessage("0")
+		return spliceMember(env, previewPlaceholder, raw)
 	}
-	data := env.Data
-	env.Data = json.RawMessage("0")
+	return MarshalJSON(env)
+}
+
+// spliceMember encodes env, whose member marked by placeholder holds 0,
+// and writes raw in place of that 0.
+func spliceMember(env Envelope, placeholder, raw []byte) ([]byte, error) {
 	rest, err := MarshalJSON(env)
 	if err != nil {
 		return nil, err
 	}
-	i := bytes.Index(rest, dataPlaceholder)
+	i := bytes.Index(rest, placeholder)
 	if i < 0 { // only reachable through a change to Envelope's fields
-		return nil, fmt.Errorf("encoding the envelope: no data member in %.200s", rest)
+		return nil, fmt.Errorf("encoding the envelope: no %s member in %.200s", placeholder[1:len(placeholder)-2], rest)
 	}
-	at := i + len(dataPlaceholder) - 1
-	out := make([]byte, 0, len(rest)-1+len(data))
+	at := i + len(placeholder) - 1
+	out := make([]byte, 0, len(rest)-1+len(raw))
 	out = append(out, rest[:at]...)
-	out = append(out, data...)
+	out = append(out, raw...)
 	return append(out, rest[at+1:]...), nil
 }

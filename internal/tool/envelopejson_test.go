@@ -2,6 +2,7 @@ package tool
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -49,27 +50,71 @@ func TestEnvelopeJSONIsMarshalJSON(t *testing.T) {
 }
 
 // BenchmarkEnvelopeJSON is the envelope of a 200-line file read, encoded
-// once more whole (MarshalJSON) and with its data spliced in (JSON).
+// once more whole (MarshalJSON) and with its data spliced in (JSON), and
+// the same bytes as an over-cap answer's preview.
 func BenchmarkEnvelopeJSON(b *testing.B) {
 	data, err := MarshalJSON(map[string]any{"content": strings.Repeat("\tif err != nil {\n\t\treturn fmt.Errorf(\"x: %w\", err)\n", 100)})
 	if err != nil {
 		b.Fatal(err)
 	}
-	env := Envelope{Success: true, Data: data}
-	b.Run("MarshalJSON", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			if _, err := MarshalJSON(env); err != nil {
-				b.Fatal(err)
-			}
+	// The same bytes as a preview: an over-cap answer's envelope.
+	for _, env := range []Envelope{{Success: true, Data: data}, {Success: true, Truncated: true, Handle: "H_x", DataPreview: data}} {
+		name := "data"
+		if env.Truncated {
+			name = "preview"
 		}
-	})
-	b.Run("JSON", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		for b.Loop() {
-			if _, err := env.JSON(); err != nil {
-				b.Fatal(err)
+		b.Run(name+"/MarshalJSON", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := MarshalJSON(env); err != nil {
+					b.Fatal(err)
+				}
 			}
+		})
+		b.Run(name+"/JSON", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := env.JSON(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// A preview the previewer made is spliced as it is: the bytes are
+// MarshalJSON's, hostile strings, cut strings and cut arrays included.
+func TestEnvelopeJSONOfAPreviewIsMarshalJSON(t *testing.T) {
+	type row struct {
+		Path    string `json:"path"`
+		Snippet string `json:"snippet"`
+		N       int    `json:"n"`
+	}
+	var rows []row
+	for i, s := range hostileStrings() {
+		rows = append(rows, row{Path: s, Snippet: strings.Repeat(s+"\t\"<&>\"\n", 1+i%40), N: i})
+	}
+	data := map[string]any{"hits": rows, "total": len(rows), "note": `,"data_preview":0`}
+	for _, capBytes := range []int{1 << 10, 4 << 10, 64 << 10} {
+		call := &Call{handles: func(context.Context, string, map[string]any, []byte) (string, error) { return "H_x", nil }}
+		var env Envelope
+		env.Success = true
+		if err := (&Runner{}).setData(context.Background(), call, &env, data, capBytes); err != nil {
+			t.Fatal(err)
 		}
-	})
+		if !env.Truncated || len(env.DataPreview) == 0 {
+			t.Fatalf("cap %d: no preview (truncated %v)", capBytes, env.Truncated)
+		}
+		want, err := MarshalJSON(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := env.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("cap %d: got\n%.400s\nwant\n%.400s", capBytes, got, want)
+		}
+	}
 }

@@ -1,6 +1,9 @@
 package tool
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // appendJSONString appends s as a JSON string exactly as encoding/json
 // writes it without HTML escaping: '"' and '\\' escaped, control bytes as
@@ -8,7 +11,8 @@ import "unicode/utf8"
 // U+2029 as \u2028 and \u2029 (TestAppendJSONStringMatchesEncodingJSON
 // holds it to that). It differs in speed only: eight bytes are checked at
 // once while none needs escaping, which is nearly all of a line of code or
-// a path, where encoding/json checks one byte at a time.
+// a path, where encoding/json checks one byte at a time, and the plain
+// bytes before one that needs escaping are skipped together.
 func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -17,10 +21,14 @@ func appendJSONString(dst []byte, s string) []byte {
 			_ = s[i+7]
 			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if plainASCII8(x) {
+			look := needsLook8(x)
+			if look == 0 {
 				i += 8
 				continue
 			}
+			// The bytes before the first that needs a look are plain:
+			// skip them at once rather than one at a time.
+			i += bits.TrailingZeros64(look) / 8
 		}
 		b := s[i]
 		if b < utf8.RuneSelf {
@@ -70,15 +78,18 @@ func appendJSONString(dst []byte, s string) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// plainASCII8 reports whether none of the eight bytes packed in x needs a
-// look: each is ASCII, at least 0x20, and neither '"' nor '\\'. It uses
-// the bit tricks for "has a byte less than n" and "has a zero byte", which
-// are exact as a yes or no.
-func plainASCII8(x uint64) bool {
+// needsLook8 marks, in the high bit of each of the eight bytes packed in x
+// (the first in the low byte), the bytes that need a look: not ASCII,
+// below 0x20, '"' or '\\'. It uses the bit tricks for "has a byte less
+// than n" and "has a zero byte". Those may also mark a plain byte above
+// one that needs a look (a borrow carries upwards), never below it: zero
+// says that no byte needs one, and the lowest mark is exact, which is all
+// appendJSONString reads of it.
+func needsLook8(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
 	control := (x - ones*0x20) & ^x & highs
 	quote := hasZero(x ^ (ones * '"'))
 	backslash := hasZero(x ^ (ones * '\\'))
-	return (x&highs)|control|quote|backslash == 0
+	return (x & highs) | control | quote | backslash
 }

@@ -100,6 +100,8 @@ func handleError(err error, in handleReadIn) error {
 	switch {
 	case errors.Is(err, store.ErrHandleExpired):
 		return tool.Wrap(tool.HandleExpired, err, "handle %q has expired", tool.Clip(in.Handle))
+	case errors.Is(err, store.ErrHandleNotKept):
+		return tool.Wrap(tool.HandleNotKept, err, "%v", err) // the id in it is a valid one
 	case errors.Is(err, store.ErrHandleNotFound):
 		return tool.Wrap(tool.HandleNotFound, err, "no handle %q", tool.Clip(in.Handle))
 	case errors.Is(err, store.ErrOffsetOutOfRange):

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"regexp"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -93,12 +92,7 @@ func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) 
 		return contentOut{}, err
 	}
 	req.warnMounts(call, eng)
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Path != hits[j].Path {
-			return hits[i].Path < hits[j].Path
-		}
-		return hits[i].Line < hits[j].Line
-	})
+	sortHits(hits)
 	for i := range hits {
 		hits[i].Path = fsroot.ShowName(hits[i].Path)
 	}

@@ -1,0 +1,269 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Bounds of the handles written after their call answered. A result is
+// held in memory until it is committed: at most maxPendingBytes of them
+// and maxPendingWrites at once; a put beyond either is written inline, as
+// PutHandle does, so a burst of large results costs the calls time instead
+// of the server memory. 32 MiB holds thirty searches' 2,500 hits.
+const (
+	maxPendingBytes  = 32 << 20
+	maxPendingWrites = 64
+	// maxFailedKept bounds the failed writes remembered to tell a reader
+	// why its handle is missing; beyond it the oldest is forgotten, and its
+	// handle reads as not found.
+	maxFailedKept = 1024
+)
+
+// ErrHandleNotKept says a handle was given out but its write failed
+// afterwards: the result it names was never stored.
+var ErrHandleNotKept = errors.New("handle not kept")
+
+// pendingHandles are the handles whose ID is given out and whose write is
+// running or has failed. Every reader of a handle (ReadWindow, Handle,
+// Handles, DeleteHandle) waits for its write first, so an ID handed to an
+// agent never reads as "not found" because its row is not yet committed,
+// and a failed write reads as ErrHandleNotKept until the handle would have
+// expired.
+type pendingHandles struct {
+	mu       sync.Mutex
+	writes   map[string]*pendingWrite
+	bytes    int64 // payload bytes of writes
+	failed   map[string]failedWrite
+	closed   bool
+	wg       sync.WaitGroup
+	maxBytes int64 // maxPendingBytes; tests lower it
+	maxCount int
+	now      func() time.Time // the store's clock, against which failures expire
+
+	deferred, inline, failures atomic.Int64
+}
+
+type pendingWrite struct {
+	done    chan struct{} // closed once the write ended
+	err     error         // set before done is closed
+	size    int64
+	waiters atomic.Int32 // readers waiting now (tests watch it)
+}
+
+type failedWrite struct {
+	err     error
+	expires time.Time
+}
+
+func newPendingHandles(now func() time.Time) *pendingHandles {
+	return &pendingHandles{
+		now:      now,
+		writes:   map[string]*pendingWrite{},
+		failed:   map[string]failedWrite{},
+		maxBytes: maxPendingBytes,
+		maxCount: maxPendingWrites,
+	}
+}
+
+// HandleWriteStats counts the handles put since Open by how they were
+// written, for /metrics: after the answer (Deferred), on the call's path
+// because the pending writes were full or the store closing (Inline), and
+// the deferred writes that failed (Failed, logged; their handles read as
+// ErrHandleNotKept). Pending and PendingBytes are the writes running now.
+type HandleWriteStats struct {
+	Deferred, Inline, Failed int64
+	Pending                  int
+	PendingBytes             int64
+}
+
+// HandleWriteStats reports how handles have been written since Open.
+func (s *Store) HandleWriteStats() HandleWriteStats {
+	p := s.pending
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return HandleWriteStats{Deferred: p.deferred.Load(), Inline: p.inline.Load(), Failed: p.failures.Load(), Pending: len(p.writes), PendingBytes: p.bytes}
+}
+
+// PutHandleAsync is PutHandle answering before the write: it checks the
+// payload against the budget, chooses a free ID and returns the handle,
+// then writes it in the background, so that the call keeping a large
+// result answers without waiting for SQLite. Readers of the handle wait
+// for the write (see pendingHandles); a write that fails is logged,
+// counted, and read as ErrHandleNotKept. Past the bounds of pending writes
+// (maxPendingBytes, maxPendingWrites), or once the store is closing, it
+// writes inline as PutHandle does. payload must not change afterwards.
+func (s *Store) PutHandleAsync(ctx context.Context, typ string, meta map[string]any, payload []byte) (Handle, error) {
+	nh, err := s.newHandle(typ, meta, payload)
+	if err != nil {
+		return Handle{}, err
+	}
+	var w *pendingWrite
+	for attempt := 0; w == nil; attempt++ {
+		if attempt == 4 {
+			return Handle{}, fmt.Errorf("storing a handle: no free id after %d attempts", attempt)
+		}
+		if nh.h.ID, err = newID(typ, nh.h.Created); err != nil {
+			return Handle{}, err
+		}
+		var room bool
+		if w, room = s.pending.reserve(nh.h.ID, int64(len(payload))); !room {
+			s.pending.inline.Add(1)
+			return s.PutHandle(ctx, typ, meta, payload)
+		}
+		if w == nil {
+			continue // the ID is pending already
+		}
+		if taken, err := s.idTaken(ctx, nh.h.ID); err != nil || taken {
+			s.pending.release(nh.h.ID, w, nil, time.Time{})
+			if err != nil {
+				return Handle{}, err
+			}
+			w = nil
+		}
+	}
+	s.pending.deferred.Add(1)
+	go func() {
+		inserted, err := s.insertHandle(context.Background(), &nh, payload)
+		if err == nil && !inserted {
+			err = fmt.Errorf("storing a handle: its id %s was taken meanwhile", nh.h.ID)
+		}
+		if err != nil {
+			s.pending.failures.Add(1)
+			s.log.Error("a handle given out could not be stored", "handle", nh.h.ID, "type", typ, "bytes", len(payload), "err", err)
+			err = fmt.Errorf("handle %s: %w: the result it names could not be stored after the call answered (%v)", nh.h.ID, ErrHandleNotKept, err)
+		}
+		s.pending.release(nh.h.ID, w, err, nh.h.Expires)
+	}()
+	return nh.h, nil
+}
+
+// idTaken reports whether a committed handle has id: the ID of a pending
+// write is chosen before its insert, which then cannot pick another.
+func (s *Store) idTaken(ctx context.Context, id string) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM handles WHERE id = ?`, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("storing a handle: %w", err)
+	}
+	return true, nil
+}
+
+// reserve registers a write of size bytes under id. It returns room false
+// when the bounds or the store's closing leave no room (write inline), and
+// a nil write when id is pending or failed already (choose another).
+func (p *pendingHandles) reserve(id string, size int64) (w *pendingWrite, room bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || len(p.writes) >= p.maxCount || p.bytes+size > p.maxBytes {
+		return nil, false
+	}
+	if _, ok := p.writes[id]; ok {
+		return nil, true
+	}
+	if _, ok := p.failed[id]; ok {
+		return nil, true
+	}
+	w = &pendingWrite{done: make(chan struct{}), size: size}
+	p.writes[id] = w
+	p.bytes += size
+	p.wg.Add(1)
+	return w, true
+}
+
+// release ends the write of id: a failed one (err set) is remembered for
+// its readers until expires, when its handle would have expired.
+func (p *pendingHandles) release(id string, w *pendingWrite, err error, expires time.Time) {
+	p.mu.Lock()
+	delete(p.writes, id)
+	p.bytes -= w.size
+	if err != nil {
+		p.rememberFailure(id, failedWrite{err: err, expires: expires})
+		w.err = err
+	}
+	p.mu.Unlock()
+	close(w.done)
+	p.wg.Done()
+}
+
+// rememberFailure keeps a failed write until its handle would have
+// expired, forgetting expired ones and, past maxFailedKept, the one that
+// expires first. p.mu is held.
+func (p *pendingHandles) rememberFailure(id string, f failedWrite) {
+	now := p.now()
+	for k, old := range p.failed {
+		if !now.Before(old.expires) {
+			delete(p.failed, k)
+		}
+	}
+	if len(p.failed) >= maxFailedKept {
+		first := ""
+		for k, old := range p.failed {
+			if first == "" || old.expires.Before(p.failed[first].expires) {
+				first = k
+			}
+		}
+		delete(p.failed, first)
+	}
+	p.failed[id] = f
+}
+
+// wait returns once the write of id, if one is pending, has ended: nil
+// when the handle is committed (or was never pending), the write's error
+// (ErrHandleNotKept) when it failed, ctx's error when the reader gave up.
+func (p *pendingHandles) wait(ctx context.Context, id string) error {
+	p.mu.Lock()
+	w, pending := p.writes[id]
+	f, failed := p.failed[id]
+	p.mu.Unlock()
+	switch {
+	case failed:
+		return f.err
+	case !pending:
+		return nil
+	}
+	w.waiters.Add(1)
+	defer w.waiters.Add(-1)
+	select {
+	case <-w.done:
+		return w.err
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for handle %s to be stored: %w", id, ctx.Err())
+	}
+}
+
+// waitAll returns once every write pending now has ended, or ctx is done.
+func (p *pendingHandles) waitAll(ctx context.Context) error {
+	p.mu.Lock()
+	ws := make([]*pendingWrite, 0, len(p.writes))
+	for _, w := range p.writes {
+		ws = append(ws, w)
+	}
+	p.mu.Unlock()
+	for _, w := range ws {
+		w.waiters.Add(1)
+		select {
+		case <-w.done:
+			w.waiters.Add(-1)
+		case <-ctx.Done():
+			w.waiters.Add(-1)
+			return fmt.Errorf("waiting for handles to be stored: %w", ctx.Err())
+		}
+	}
+	return nil
+}
+
+// close turns later puts inline and waits for the pending writes.
+func (p *pendingHandles) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.wg.Wait()
+}
