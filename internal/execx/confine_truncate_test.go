@@ -135,6 +135,7 @@ func TestTruncationFilterStaysWithTheChild(t *testing.T) {
 		{"writer", &landlock.Policy{Rules: []landlock.Rule{{File: openDir(t, inside), Access: landlock.Write}}}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			waitUnfiltered(t) // an earlier test's forking thread ends a moment after its child
 			cmd := helperCmd(name, "sleep")
 			cmd.Confine = c.pol
 			p, err := r.Start(context.Background(), cmd)
@@ -175,14 +176,21 @@ func TestTruncationFilterStaysWithTheChild(t *testing.T) {
 			if _, err := p.Wait(); err != nil {
 				t.Fatal(err)
 			}
-			deadline := time.Now().Add(5 * time.Second)
-			for th := filteredThreads(t); len(th) > 0; th = filteredThreads(t) {
-				if time.Now().After(deadline) {
-					t.Fatalf("threads still filtered after the child exited: %v", th)
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			waitUnfiltered(t)
 		})
+	}
+}
+
+// waitUnfiltered waits for the threads that forked confined children to
+// end, as they do once their children have exited.
+func waitUnfiltered(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for th := filteredThreads(t); len(th) > 0; th = filteredThreads(t) {
+		if time.Now().After(deadline) {
+			t.Fatalf("threads still filtered after their children exited: %v", th)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
