@@ -89,6 +89,8 @@ func helper(mode string, args []string) int {
 	case "records":
 		fmt.Print("./a\nb\x00./c\x00\x00./\n\x00last\n")
 		return 0
+	case "truncate": // try every way to truncate args (truncate_helper_test.go)
+		return helperTruncate(args)
 	case "server": // a stand-in server: start a sleeper through a Runner and wait to be killed
 		return helperServer()
 	default:

@@ -48,14 +48,16 @@ var ErrUnsupported = errors.New("this kernel has no Landlock (Linux 5.13+ with l
 
 // handled are the rights a ruleset governs on this kernel's ABI: all it
 // knows, so that what no rule grants is denied; TCP only when tcp is false,
-// since a handled right without a rule is denied everywhere.
-func handled(v int, tcp bool) unix.LandlockRulesetAttr {
+// since a handled right without a rule is denied everywhere; truncation
+// only when truncate is true, false being for a thread whose seccomp
+// filter refuses it (see truncate.go).
+func handled(v int, tcp, truncate bool) unix.LandlockRulesetAttr {
 	var a unix.LandlockRulesetAttr
 	a.Handled_access_fs = 1<<13 - 1 // ABI 1: execute ... make_sym
 	if v >= 2 {
 		a.Handled_access_fs |= unix.LANDLOCK_ACCESS_FS_REFER
 	}
-	if v >= 3 {
+	if v >= 3 && truncate {
 		a.Handled_access_fs |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
 	}
 	if v >= TCPABI && !tcp {

@@ -52,6 +52,22 @@ type Policy struct {
 	TCP bool
 }
 
+// grantsTruncate reports whether any rule of p grants the truncate right;
+// Read and the runtime files never do.
+func (p Policy) grantsTruncate() bool {
+	for _, r := range p.Rules {
+		if r.Access&unix.LANDLOCK_ACCESS_FS_TRUNCATE != 0 {
+			return true
+		}
+	}
+	for _, r := range p.Paths {
+		if r.Access&unix.LANDLOCK_ACCESS_FS_TRUNCATE != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Rule grants Access on an open file or directory.
 type Rule struct {
 	File   *os.File

@@ -13,8 +13,28 @@ import (
 // forks from now on, to p. The caller must hold the thread locked
 // (runtime.LockOSThread) and never unlock it, so that the thread ends with
 // its goroutine instead of going back to the scheduler confined.
-func RestrictThread(p Policy) error {
-	rs, err := NewRuleset(p)
+//
+// Where p grants the truncate right nowhere, a seccomp filter on the
+// thread refuses truncation instead of Landlock (see truncate.go); where
+// that filter cannot be installed, Landlock handles the right as for any
+// other policy. Either way a file is never left truncatable.
+func RestrictThread(p Policy) error { return restrictThread(p, denyTruncation) }
+
+// restrictThread is RestrictThread with the filter's installer given, so
+// that a test can make it fail.
+func restrictThread(p Policy, denyTruncation func() error) error {
+	v := ABI()
+	if v == 0 {
+		return ErrUnsupported
+	}
+	if err := noNewPrivs(); err != nil {
+		return err
+	}
+	truncate := true
+	if !p.grantsTruncate() && denyTruncation() == nil {
+		truncate = false // the filter refuses it for the thread and its children
+	}
+	rs, err := newRuleset(p, handled(v, p.TCP, truncate))
 	if err != nil {
 		return err
 	}
@@ -24,13 +44,17 @@ func RestrictThread(p Policy) error {
 
 // NewRuleset builds the Landlock ruleset of p, to be enforced later, maybe
 // by another process that inherits it (the session init): the rules are
-// bound to the files opened here, by this process.
+// bound to the files opened here, by this process. It handles the truncate
+// right whatever p grants: no filter comes with it.
 func NewRuleset(p Policy) (*os.File, error) {
 	v := ABI()
 	if v == 0 {
 		return nil, ErrUnsupported
 	}
-	attr := handled(v, p.TCP)
+	return newRuleset(p, handled(v, p.TCP, true))
+}
+
+func newRuleset(p Policy, attr unix.LandlockRulesetAttr) (*os.File, error) {
 	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
 	if errno != 0 {
 		return nil, fmt.Errorf("landlock_create_ruleset: %w", errno)
@@ -73,7 +97,7 @@ func addRules(ruleset int, p Policy, handledFS uint64) error {
 // hides does not reach into the mount (Landlock skips hidden mount points),
 // so the rule must name the mount's own root, opened after it was mounted.
 func AddPaths(ruleset int, rules []PathRule) error {
-	handledFS := handled(ABI(), true).Handled_access_fs
+	handledFS := handled(ABI(), true, true).Handled_access_fs
 	for _, r := range rules {
 		if err := allowPath(ruleset, r.Path, r.Access, handledFS); err != nil {
 			return fmt.Errorf("allowing %s: %w", r.Path, err)
@@ -87,11 +111,20 @@ func AddPaths(ruleset int, rules []PathRule) error {
 // thread without CAP_SYS_ADMIN, and it keeps the child from gaining
 // privileges through set-user-ID programs.
 func RestrictSelf(ruleset int) error {
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	if err := noNewPrivs(); err != nil {
+		return err
 	}
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); errno != 0 {
 		return fmt.Errorf("landlock_restrict_self: %w", errno)
+	}
+	return nil
+}
+
+// noNewPrivs sets no_new_privs on the calling thread, as Landlock and
+// seccomp both require of a thread without CAP_SYS_ADMIN.
+func noNewPrivs() error {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
 	return nil
 }

@@ -22,14 +22,16 @@ import (
 //
 //   - plain-ms: not confined;
 //   - confined-ms: confined as runRg confines it (read below the searched
-//     directory, the loader and libraries, its program);
+//     directory, the loader and libraries, its program; truncation refused
+//     by the seccomp filter, the truncate right left out of the ruleset);
 //   - truncate-ms: the same, also granting LANDLOCK_ACCESS_FS_TRUNCATE below
 //     the searched directory. A measurement only, never a policy: rg could
-//     then truncate what it searches. On each open, Landlock looks up the
-//     truncate right as well as the read (so that a later ftruncate needs
-//     no lookup); no rule grants it, so the kernel walks from every file
-//     rg opens up to the root of the mount namespace instead of stopping
-//     at the searched directory. The difference to confined-ms is that walk.
+//     then truncate what it searches, since a policy granting it gets no
+//     filter. Until the filter, confined-ms handled the right and granted
+//     it nowhere, so on each open Landlock looked it up with the read (for
+//     a later ftruncate) and walked from every file rg opened up to the root
+//     of the mount namespace: the difference to truncate-ms was that walk,
+//     and with the filter there should be none.
 func BenchmarkRgUnderLandlock(b *testing.B) {
 	testutil.RequireBinary(b, "rg")
 	if landlock.ABI() == 0 {
