@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -34,14 +33,7 @@ func TestReleasedInputSchemas(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var g, w any
-			if err := json.Unmarshal(got, &g); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(want, &w); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(w, g); diff != "" {
+			if diff := testutil.JSONDiff(t, want, got); diff != "" {
 				t.Errorf("%s: the schema read back differs (-kept +read back):\n%s", d.Spec.Name, diff)
 			}
 			args := json.RawMessage(`{"no_such_argument":1}`)

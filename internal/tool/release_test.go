@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
 // releasedRulesDef is rulesDef with bounds and an enum of numbers, the
@@ -65,14 +67,7 @@ func TestReleasedInputSchemaComesBackWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var g, w any
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(want, &w); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(w, g); diff != "" {
+	if diff := testutil.JSONDiff(t, want, got); diff != "" {
 		t.Errorf("the schema read back differs (-released +read back):\n%s", diff)
 	}
 	d.ReleaseInputSchema() // once resolved, the tree is the validator's: kept
