@@ -90,12 +90,17 @@ func ValidName(s string) bool {
 
 // validFactValue reports whether s matches ^[A-Za-z0-9_.:/+-]{1,64}$,
 // checked by hand for the reason ValidName is.
-func validFactValue(s string) bool {
-	if len(s) == 0 || len(s) > 64 {
+func validFactValue(s string) bool { return alnumOr(s, 64, "_.:/+-") }
+
+// alnumOr reports whether s is 1 to max bytes, each an ASCII letter, a
+// digit or one of extra: the shape of the [confirm] and [fleet] values
+// checked by hand, so that no counted regexp is compiled at start-up.
+func alnumOr(s string, max int, extra string) bool {
+	if len(s) == 0 || len(s) > max {
 		return false
 	}
 	for _, c := range []byte(s) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.:/+-", c) >= 0) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(extra, c) >= 0) {
 			return false
 		}
 	}

@@ -55,17 +55,7 @@ const (
 // validJob keeps the job name to characters that need no escaping inside
 // the PromQL string the fleet toolset puts it in. It is checked by hand: a
 // counted regexp would be compiled at every start-up.
-func validJob(job string) bool {
-	if len(job) == 0 || len(job) > 128 {
-		return false
-	}
-	for _, c := range []byte(job) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_.:/-", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
+func validJob(job string) bool { return alnumOr(job, 128, "_.:/-") }
 
 func (c *Config) validateFleet() []error {
 	var errs []error

@@ -40,11 +40,17 @@ func (s *Store) PutHandle(ctx context.Context, typ string, meta map[string]any, 
 	if err != nil {
 		return Handle{}, err
 	}
+	return s.putInline(ctx, &nh, payload)
+}
+
+// putInline writes nh under a fresh ID and returns once it is committed.
+func (s *Store) putInline(ctx context.Context, nh *newHandleRow, payload []byte) (Handle, error) {
 	for attempt := 0; ; attempt++ {
-		if nh.h.ID, err = newID(typ, nh.h.Created); err != nil {
+		var err error
+		if nh.h.ID, err = newID(nh.h.Type, nh.h.Created); err != nil {
 			return Handle{}, err
 		}
-		inserted, err := s.insertHandle(ctx, &nh, payload)
+		inserted, err := s.insertHandle(ctx, nh, payload)
 		if err != nil {
 			return Handle{}, err
 		}

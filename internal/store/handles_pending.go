@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -113,7 +115,7 @@ func (s *Store) PutHandleAsync(ctx context.Context, typ string, meta map[string]
 		var room bool
 		if w, room = s.pending.reserve(nh.h.ID, int64(len(payload))); !room {
 			s.pending.inline.Add(1)
-			return s.PutHandle(ctx, typ, meta, payload)
+			return s.putInline(ctx, &nh, payload) // described once: no second line index
 		}
 		if w == nil {
 			continue // the ID is pending already
@@ -242,10 +244,7 @@ func (p *pendingHandles) wait(ctx context.Context, id string) error {
 // waitAll returns once every write pending now has ended, or ctx is done.
 func (p *pendingHandles) waitAll(ctx context.Context) error {
 	p.mu.Lock()
-	ws := make([]*pendingWrite, 0, len(p.writes))
-	for _, w := range p.writes {
-		ws = append(ws, w)
-	}
+	ws := slices.Collect(maps.Values(p.writes))
 	p.mu.Unlock()
 	for _, w := range ws {
 		w.waiters.Add(1)
