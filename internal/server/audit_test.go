@@ -29,15 +29,7 @@ func TestCallDoesNotWaitForTheAuditWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)&_txlock=immediate")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	tx, err := other.Begin() // BEGIN IMMEDIATE: SQLite's one write lock
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := holdWriteLock(t, path)
 	// The lock is held for the whole call, however long it takes: the
 	// call must answer (and be recorded later) without it.
 	res, err := s.Call(context.Background(), "core_a", json.RawMessage(`{"content":"abc"}`))
@@ -79,4 +71,21 @@ func gatheredValue(t *testing.T, s *Server, name, label string) float64 {
 	}
 	t.Fatalf("no %s{%s}", name, label)
 	return 0
+}
+
+// holdWriteLock takes SQLite's one write lock on the database at path from
+// a connection of its own (BEGIN IMMEDIATE), for the caller to roll back;
+// the connection closes when the test ends.
+func holdWriteLock(t *testing.T, path string) *sql.Tx {
+	t.Helper()
+	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)&_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	tx, err := other.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tx
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -52,15 +51,7 @@ func TestHandleIsWrittenAfterTheAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)&_txlock=immediate")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	tx, err := other.Begin() // BEGIN IMMEDIATE: SQLite's one write lock
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := holdWriteLock(t, path)
 	res, err := s.Call(context.Background(), "keep_items", json.RawMessage(`{}`))
 	if err != nil || res.Err != nil {
 		t.Fatalf("call: %v %+v", err, res.Err)
