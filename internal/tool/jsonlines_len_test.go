@@ -117,7 +117,9 @@ func TestPutLinesWritesAtOnceWhatACopyWouldShare(t *testing.T) {
 	}
 	name := "n"
 	for _, put := range []func(*Call) string{
-		func(c *Call) string { return PutLines(context.Background(), c, "list", nil, []pointed{{Name: &name}}, 0) },
+		func(c *Call) string {
+			return PutLines(context.Background(), c, "list", nil, []pointed{{Name: &name}}, 0)
+		},
 		func(c *Call) string { return PutLines(context.Background(), c, "list", nil, []nested{{}}, 0) },
 	} {
 		h, later := &memHandles{}, &laterSink{}
