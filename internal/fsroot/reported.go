@@ -41,11 +41,19 @@ func (f *Fence) Reported() *Reported {
 	return &Reported{fence: f, start: int(f.start.Fd()), dirs: map[string]int{".": int(f.start.Fd())}}
 }
 
-// Close releases the directories it holds.
+// Close releases the directories it holds. Their descriptors are closed
+// on a goroutine of its own: a search that listed names from hundreds of
+// directories spent half a millisecond closing them between rg's end and
+// its answer. They are path descriptors, which hold no file open for
+// reading or writing; a mount below them stays busy until they are closed,
+// a few microseconds each later.
 func (r *Reported) Close() {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.forget()
+	fds := r.takeDirs()
+	r.mu.Unlock()
+	if len(fds) > 0 {
+		go closeAll(fds)
+	}
 }
 
 // Regular reports whether rel is, now, a regular file (not a link) in a
@@ -119,14 +127,28 @@ func (r *Reported) openDir(parent int, name string) int {
 
 // forget closes every directory but the start. r.mu is held.
 func (r *Reported) forget() {
+	closeAll(r.takeDirs())
+}
+
+// takeDirs empties r of every directory but the start and returns their
+// descriptors, for the caller to close. r.mu is held.
+func (r *Reported) takeDirs() []int {
+	var fds []int
 	for rel, fd := range r.dirs {
 		if rel != "." && fd >= 0 {
-			unix.Close(fd)
+			fds = append(fds, fd)
 		}
 	}
 	clear(r.dirs)
 	r.dirs["."] = r.start
 	r.open = 0
+	return fds
+}
+
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		unix.Close(fd)
+	}
 }
 
 // splitReported splits a reported path into its directory and name,

@@ -105,11 +105,14 @@ func New(opts Options) (*Server, error) {
 	}
 	s.questions = newQuestions(confirm.AnswerTimeout)
 	s.runner = &tool.Runner{
-		Host:      host,
-		Version:   opts.Version,
-		Handles:   s.putHandle,
-		Admission: s.load,
-		Confirm:   confirm,
+		Host:    host,
+		Version: opts.Version,
+		Handles: s.putHandle,
+		// A listing's lines are sized at once and written with the
+		// handle, after the answer.
+		HandlesLater: s.opts.Store.PutHandleLater,
+		Admission:    s.load,
+		Confirm:      confirm,
 		Limits: func(spec tool.Spec) tool.Limits {
 			t, c := opts.Config.ToolLimits(spec.Name, spec.Timeout, spec.OutputCap)
 			return tool.Limits{Timeout: t, OutputCap: c}

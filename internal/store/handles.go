@@ -74,8 +74,20 @@ type newHandleRow struct {
 // newHandle describes payload as a handle of type typ, refusing a payload
 // larger than the whole budget.
 func (s *Store) newHandle(typ string, meta map[string]any, payload []byte) (newHandleRow, error) {
-	if int64(len(payload)) > s.budget {
-		return newHandleRow{}, fmt.Errorf("storing a %d-byte result: larger than the handle budget of %d bytes", len(payload), s.budget)
+	nh, err := s.describeHandle(typ, meta, int64(len(payload)))
+	if err != nil {
+		return newHandleRow{}, err
+	}
+	nh.h.Lines, nh.index = buildLineIndex(payload)
+	return nh, nil
+}
+
+// describeHandle is newHandle but for what only the payload's bytes tell
+// (its lines): what a handle whose payload is written later is given
+// before.
+func (s *Store) describeHandle(typ string, meta map[string]any, size int64) (newHandleRow, error) {
+	if size > s.budget {
+		return newHandleRow{}, fmt.Errorf("storing a %d-byte result: larger than the handle budget of %d bytes", size, s.budget)
 	}
 	metaJSON, err := json.Marshal(meta)
 	if err != nil {
@@ -86,8 +98,7 @@ func (s *Store) newHandle(typ string, meta map[string]any, payload []byte) (newH
 		return newHandleRow{}, fmt.Errorf("storing a handle: decoding its metadata: %w", err)
 	}
 	now := time.Unix(0, s.now().UnixNano()).UTC() // what a read gives back
-	nh.h.Type, nh.h.Size, nh.h.Created, nh.h.Expires = typ, int64(len(payload)), now, now.Add(s.ttl)
-	nh.h.Lines, nh.index = buildLineIndex(payload)
+	nh.h.Type, nh.h.Size, nh.h.Created, nh.h.Expires = typ, size, now, now.Add(s.ttl)
 	return nh, nil
 }
 

@@ -104,44 +104,111 @@ func (s *Store) PutHandleAsync(ctx context.Context, typ string, meta map[string]
 	if err != nil {
 		return Handle{}, err
 	}
-	var w *pendingWrite
-	for attempt := 0; w == nil; attempt++ {
-		if attempt == 4 {
-			return Handle{}, fmt.Errorf("storing a handle: no free id after %d attempts", attempt)
+	w, err := s.reserveID(ctx, &nh)
+	if err != nil || w == nil {
+		if err == nil { // no room: described once, no second line index
+			return s.putInline(ctx, &nh, payload)
 		}
-		if nh.h.ID, err = newID(typ, nh.h.Created); err != nil {
-			return Handle{}, err
+		return Handle{}, err
+	}
+	go s.writePending(&nh, w, func() ([]byte, error) { return payload, nil })
+	return nh.h, nil
+}
+
+// PutHandleLater is PutHandleAsync for a payload that encode writes, once,
+// after the call answered: a large result's encoding (a megabyte of JSON
+// lines for 2,500 hits) is then off the answer's path as its write is.
+// size must be exactly the length encode returns; the budget and the
+// bounds of pending writes are checked against it before encode runs.
+// Without room for a pending write, encode runs before it returns and the
+// handle is written inline. It returns the handle's ID.
+func (s *Store) PutHandleLater(ctx context.Context, typ string, meta map[string]any, size int64, encode func() []byte) (string, error) {
+	nh, err := s.describeHandle(typ, meta, size)
+	if err != nil {
+		return "", err
+	}
+	w, err := s.reserveID(ctx, &nh)
+	if err != nil {
+		return "", err
+	}
+	if w == nil {
+		payload, err := encodedPayload(encode, size)
+		if err != nil {
+			return "", err
 		}
-		var room bool
-		if w, room = s.pending.reserve(nh.h.ID, int64(len(payload))); !room {
+		nh.h.Lines, nh.index = buildLineIndex(payload)
+		h, err := s.putInline(ctx, &nh, payload)
+		return h.ID, err
+	}
+	go s.writePending(&nh, w, func() ([]byte, error) {
+		payload, err := encodedPayload(encode, size)
+		if err == nil {
+			nh.h.Lines, nh.index = buildLineIndex(payload)
+		}
+		return payload, err
+	})
+	return nh.h.ID, nil
+}
+
+// encodedPayload runs encode and holds it to the size it promised, which
+// the budget and the pending bounds were checked against.
+func encodedPayload(encode func() []byte, size int64) ([]byte, error) {
+	payload := encode()
+	if int64(len(payload)) != size {
+		return nil, fmt.Errorf("storing a handle: its payload was sized %d bytes but encoded as %d", size, len(payload))
+	}
+	return payload, nil
+}
+
+// reserveID chooses a free ID for nh and reserves its pending write. A nil
+// write and no error mean there is no room for one (bounds, closing): the
+// caller writes inline, counted so.
+func (s *Store) reserveID(ctx context.Context, nh *newHandleRow) (*pendingWrite, error) {
+	for attempt := 0; attempt < 4; attempt++ {
+		id, err := newID(nh.h.Type, nh.h.Created)
+		if err != nil {
+			return nil, err
+		}
+		w, room := s.pending.reserve(id, nh.h.Size)
+		if !room {
 			s.pending.inline.Add(1)
-			return s.putInline(ctx, &nh, payload) // described once: no second line index
+			return nil, nil
 		}
 		if w == nil {
 			continue // the ID is pending already
 		}
-		if taken, err := s.idTaken(ctx, nh.h.ID); err != nil || taken {
-			s.pending.release(nh.h.ID, w, nil, time.Time{})
+		if taken, err := s.idTaken(ctx, id); err != nil || taken {
+			s.pending.release(id, w, nil, time.Time{})
 			if err != nil {
-				return Handle{}, err
+				return nil, err
 			}
-			w = nil
+			continue
 		}
+		nh.h.ID = id
+		s.pending.deferred.Add(1)
+		return w, nil
 	}
-	s.pending.deferred.Add(1)
-	go func() {
-		inserted, err := s.insertHandle(context.Background(), &nh, payload)
+	return nil, fmt.Errorf("storing a handle: no free id after %d attempts", 4)
+}
+
+// writePending writes the handle nh describes, its payload from payload,
+// under the pending write w, and ends w: a failure is logged, counted and
+// kept for the handle's readers as ErrHandleNotKept.
+func (s *Store) writePending(nh *newHandleRow, w *pendingWrite, payload func() ([]byte, error)) {
+	p, err := payload()
+	if err == nil {
+		var inserted bool
+		inserted, err = s.insertHandle(context.Background(), nh, p)
 		if err == nil && !inserted {
 			err = fmt.Errorf("storing a handle: its id %s was taken meanwhile", nh.h.ID)
 		}
-		if err != nil {
-			s.pending.failures.Add(1)
-			s.log.Error("a handle given out could not be stored", "handle", nh.h.ID, "type", typ, "bytes", len(payload), "err", err)
-			err = fmt.Errorf("handle %s: %w: the result it names could not be stored after the call answered (%v)", nh.h.ID, ErrHandleNotKept, err)
-		}
-		s.pending.release(nh.h.ID, w, err, nh.h.Expires)
-	}()
-	return nh.h, nil
+	}
+	if err != nil {
+		s.pending.failures.Add(1)
+		s.log.Error("a handle given out could not be stored", "handle", nh.h.ID, "type", nh.h.Type, "bytes", nh.h.Size, "err", err)
+		err = fmt.Errorf("handle %s: %w: the result it names could not be stored after the call answered (%v)", nh.h.ID, ErrHandleNotKept, err)
+	}
+	s.pending.release(nh.h.ID, w, err, nh.h.Expires)
 }
 
 // idTaken reports whether a committed handle has id: the ID of a pending

@@ -10,6 +10,12 @@ import (
 // backs it with the store; tests use a map.
 type HandleSink func(ctx context.Context, typ string, meta map[string]any, payload []byte) (string, error)
 
+// LaterHandleSink is HandleSink for a payload written after the call
+// answered: size is exactly len(encode()), which the sink calls once, on
+// a goroutine of its own or, when it cannot defer the write, before it
+// returns.
+type LaterHandleSink func(ctx context.Context, typ string, meta map[string]any, size int64, encode func() []byte) (string, error)
+
 // ProgressFunc sends one progress notification to the client.
 type ProgressFunc func(ctx context.Context, progress, total float64, message string)
 
@@ -26,6 +32,7 @@ type Call struct {
 	Session string
 
 	handles     HandleSink
+	later       LaterHandleSink
 	progress    ProgressFunc
 	clientRoots ClientRootsFunc
 	tools       Caller
@@ -51,7 +58,7 @@ const maxWarnings = 50
 func (r *Runner) newCall(inv Invocation, lim Limits) *Call {
 	return &Call{
 		Tool: inv.Def.Spec.Name, Session: inv.Session,
-		handles: r.Handles, progress: inv.Progress, clientRoots: inv.ClientRoots, tools: inv.Tools,
+		handles: r.Handles, later: r.HandlesLater, progress: inv.Progress, clientRoots: inv.ClientRoots, tools: inv.Tools,
 		outputCap: lim.OutputCap, facts: inv.Def.Spec.Facts, gate: gate{policy: r.Confirm, asking: inv.Asking},
 	}
 }
@@ -101,6 +108,17 @@ func (c *Call) PutHandle(ctx context.Context, typ string, meta map[string]any, p
 		return "", Wrap(Internal, err, "storing a handle: %v", err)
 	}
 	c.Link(HandleLink(id, typ, meta, int64(len(payload))))
+	return id, nil
+}
+
+// putHandleLater is PutHandle for a payload of exactly size bytes that
+// encode writes after the answer (LaterHandleSink); c.later is set.
+func (c *Call) putHandleLater(ctx context.Context, typ string, meta map[string]any, size int64, encode func() []byte) (string, error) {
+	id, err := c.later(ctx, typ, meta, size, encode)
+	if err != nil {
+		return "", Wrap(Internal, err, "storing a handle: %v", err)
+	}
+	c.Link(HandleLink(id, typ, meta, size))
 	return id, nil
 }
 

@@ -79,14 +79,17 @@ func PutWholeLines[T any](ctx context.Context, call *Call, typ string, meta map[
 // putLines stores items as JSON Lines in a handle; on failure it warns and
 // returns "".
 func putLines[T any](ctx context.Context, call *Call, typ string, meta map[string]any, items []T) string {
-	payload, err := JSONLines(items)
-	if err != nil {
-		call.Warn("the full list could not be encoded: %v", err)
-		return ""
-	}
 	m := map[string]any{"format": "jsonl", "lines": len(items)}
 	maps.Copy(m, meta)
-	id, err := call.PutHandle(ctx, typ, m, payload)
+	id, err := putLinesLater(ctx, call, typ, m, items)
+	if err == errNotLater {
+		payload, encErr := JSONLines(items)
+		if encErr != nil {
+			call.Warn("the full list could not be encoded: %v", encErr)
+			return ""
+		}
+		id, err = call.PutHandle(ctx, typ, m, payload)
+	}
 	if err != nil {
 		call.Warn("the full list could not be kept as a handle: %s", AsError(err).Message)
 		return ""

@@ -23,6 +23,9 @@ type Runner struct {
 	Host    string
 	Version string
 	Handles HandleSink
+	// HandlesLater, when set, keeps the lines of PutLines written after
+	// the answer; Handles is still needed, and used for every other put.
+	HandlesLater LaterHandleSink
 	// Limits resolves a tool's bounds; nil means the spec's, with a 15 s
 	// timeout and a 64 KiB cap where the spec says nothing.
 	Limits func(spec Spec) Limits
