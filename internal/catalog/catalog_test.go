@@ -118,7 +118,7 @@ func TestCatalogue(t *testing.T) {
 			if len(d.Spec.Description) > 300 {
 				t.Errorf("%s: description of %d characters; keep it to one or two sentences", d.Spec.Name, len(d.Spec.Description))
 			}
-			for p, s := range d.InputSchema.Properties {
+			for p, s := range d.InputSchema().Properties {
 				// A flag's name says what turning it on does; anything else
 				// needs a description or at least its default.
 				if s.Description == "" && s.Default == nil && s.Type != "boolean" {

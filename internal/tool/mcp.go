@@ -16,7 +16,7 @@ func (d *Def) MCPTool() *mcp.Tool {
 		Name:         d.Spec.Name,
 		Title:        d.Spec.Title,
 		Description:  d.Spec.Description,
-		InputSchema:  marshalled(d.Spec.Name, d.servedInput()),
+		InputSchema:  d.servedInputJSON(),
 		OutputSchema: servedOutputJSON(),
 		Annotations:  d.annotations(),
 	}
@@ -63,7 +63,7 @@ func marshalled(tool string, s *jsonschema.Schema) json.RawMessage {
 // arguments, which the server's instructions state once instead (and the
 // framework checks whatever is served); a tool's own bound stays.
 func (d *Def) servedInput() *jsonschema.Schema {
-	c := *d.InputSchema
+	c := *d.InputSchema()
 	c.AdditionalProperties = nil
 	c.Properties = maps.Clone(c.Properties)
 	for _, a := range d.aliases {
