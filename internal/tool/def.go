@@ -106,50 +106,11 @@ func ValidName(name string) bool { return validName(name) }
 // types on first use (Def). It panics on a malformed definition: that is a
 // programming error, caught by the registry test that builds every
 // toolset; a malformed schema panics when it is built, which that test
-// does for every tool (Check).
+// does for every tool (Check). Only the decoding of a call's arguments is
+// generic: the rest, written once for every tool (newDef), works from the
+// types' reflection.
 func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
-	if !validName(spec.Name) {
-		panic(fmt.Sprintf("tool %q: name must be 1 to 64 characters of [a-z0-9_], starting with a letter", spec.Name))
-	}
-	if spec.Kind < ReadOnly || spec.Kind > Destructive {
-		panic(fmt.Sprintf("tool %q: Kind is required", spec.Name))
-	}
-	if spec.Title == "" || spec.Description == "" {
-		panic(fmt.Sprintf("tool %q: Title and Description are required", spec.Name))
-	}
-	checkFactSpecs(spec)
-	if k := reflect.TypeFor[Out]().Kind(); k != reflect.Struct && k != reflect.Map {
-		// The rest of the output schema's checks wait for its first use.
-		panic(fmt.Sprintf("tool %q: output must be a struct (or a map), not %s", spec.Name, k))
-	}
-	d := &Def{Spec: spec}
-	d.tree = sync.OnceValue(func() *jsonschema.Schema {
-		in := inferInput[In](spec.Name)
-		d.built.Store(true)
-		for _, refine := range d.refinements {
-			refine(in)
-		}
-		d.syncAliases(in)
-		return in
-	})
-	d.input = sync.OnceValues(func() (*jsonschema.Resolved, error) {
-		r, err := d.tree().Resolve(resolveOptions)
-		if err != nil {
-			return nil, fmt.Errorf("tool %q: resolving input schema: %w", d.Spec.Name, err)
-		}
-		return r, nil
-	})
-	d.output = sync.OnceValues(func() (*jsonschema.Schema, error) {
-		data, err := jsonschema.For[Out](nil)
-		if err != nil {
-			return nil, fmt.Errorf("tool %q: output schema: %w", spec.Name, err)
-		}
-		out, err := envelopeSchema(data)
-		if err != nil {
-			return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
-		}
-		return out, nil
-	})
+	d := newDef(spec, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	d.invoke = func(ctx context.Context, call *Call, raw json.RawMessage) (any, error) {
 		var args In
 		if err := d.decodeArgs(raw, &args); err != nil {
@@ -160,6 +121,54 @@ func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
 		}
 		return h(ctx, call, args)
 	}
+	return d
+}
+
+// newDef checks spec and the output type, and sets up the schemas of the
+// input and output types to be built on first use.
+func newDef(spec Spec, in, out reflect.Type) *Def {
+	if !validName(spec.Name) {
+		panic(fmt.Sprintf("tool %q: name must be 1 to 64 characters of [a-z0-9_], starting with a letter", spec.Name))
+	}
+	if spec.Kind < ReadOnly || spec.Kind > Destructive {
+		panic(fmt.Sprintf("tool %q: Kind is required", spec.Name))
+	}
+	if spec.Title == "" || spec.Description == "" {
+		panic(fmt.Sprintf("tool %q: Title and Description are required", spec.Name))
+	}
+	checkFactSpecs(spec)
+	if k := out.Kind(); k != reflect.Struct && k != reflect.Map {
+		// The rest of the output schema's checks wait for its first use.
+		panic(fmt.Sprintf("tool %q: output must be a struct (or a map), not %s", spec.Name, k))
+	}
+	d := &Def{Spec: spec}
+	d.tree = sync.OnceValue(func() *jsonschema.Schema {
+		d.built.Store(true)
+		s := inferInput(spec.Name, in)
+		for _, refine := range d.refinements {
+			refine(s)
+		}
+		d.syncAliases(s)
+		return s
+	})
+	d.input = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+		r, err := d.tree().Resolve(resolveOptions)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: resolving input schema: %w", spec.Name, err)
+		}
+		return r, nil
+	})
+	d.output = sync.OnceValues(func() (*jsonschema.Schema, error) {
+		data, err := jsonschema.ForType(out, nil)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: output schema: %w", spec.Name, err)
+		}
+		schema, err := envelopeSchema(data)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
+		}
+		return schema, nil
+	})
 	return d
 }
 

@@ -58,10 +58,10 @@ func (d *Def) refine(change func(*jsonschema.Schema)) *Def {
 	return d
 }
 
-// inferInput infers the input schema of type In, made strict and bounded
+// inferInput infers the input schema of type t, made strict and bounded
 // and given the defaults of its tags. It panics on a malformed input type.
-func inferInput[In any](tool string) *jsonschema.Schema {
-	in, err := jsonschema.For[In](nil)
+func inferInput(tool string, t reflect.Type) *jsonschema.Schema {
+	in, err := jsonschema.ForType(t, nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %q: input schema: %v", tool, err))
 	}
@@ -75,6 +75,6 @@ func inferInput[In any](tool string) *jsonschema.Schema {
 	}
 	strictInput(tool, in, "")
 	boundSchema(in)
-	defaultsFromTags(tool, reflect.TypeFor[In](), in)
+	defaultsFromTags(tool, t, in)
 	return in
 }
