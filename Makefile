@@ -61,9 +61,10 @@ lint:
 	$(GO) build ./...
 	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
 
-# Regenerate docs/tools.md and the tool schema snapshots from the registry.
+# Regenerate docs/tools.md, the tool schema snapshots and the served input
+# schemas (internal/catalog/input_schemas.txt) from the registry.
 docs:
-	$(GO) test ./internal/catalog -run 'TestToolsDoc|TestToolSnapshots' -update
+	$(GO) test ./internal/catalog -run 'TestToolsDoc|TestToolSnapshots|TestGeneratedInputSchemas' -update
 
 # Rebuild the committed eBPF objects and the syscall table (needs clang,
 # llvm and libbpf-dev, which this installs; building never does).

@@ -17,15 +17,10 @@ func PauseCollection() (gcPercent int) { return debug.SetGCPercent(-1) }
 // runtime's scavenger would otherwise return the rest only slowly, so an
 // idle server would hold it for minutes. It runs when the tools are
 // registered (in the background, behind the initialize answer), costs one
-// collection, and changes nothing a call sees. The tools' input schemas
-// are let go until their first call (tool.Def.ReleaseInputSchema): a
-// serving process reads them only to validate calls.
+// collection, and changes nothing a call sees.
 func (a *App) ReturnStartupMemory(gcPercent int) {
 	go func() {
 		<-a.Server.ToolsReady()
-		for _, d := range a.Server.Tools() {
-			d.ReleaseInputSchema()
-		}
 		debug.SetGCPercent(gcPercent)
 		debug.FreeOSMemory()
 	}()

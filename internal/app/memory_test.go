@@ -11,8 +11,8 @@ import (
 	"github.com/hostmcp/hostmcp/internal/config"
 )
 
-// Calls made while, and after, start-up's memory is given back (the input
-// schemas let go until their first call) are validated and run as before.
+// Calls made while, and after, start-up's memory is given back (each input
+// schema built at its tool's first call) are validated and run as before.
 func TestCallsAfterReturnStartupMemory(t *testing.T) {
 	cfg := config.Default(t.TempDir(), os.Getuid(), func(string) string { return "" })
 	cfg.StateDir = t.TempDir()

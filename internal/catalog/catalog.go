@@ -44,8 +44,18 @@ type Deps struct {
 }
 
 // Toolsets builds every toolset, in catalogue order (DESIGN.md section 3),
-// with the privilege preflight in front of each tool its table names.
+// with the privilege preflight in front of each tool its table names, each
+// tool serving the input schema generated for it at build time
+// (inputschemas.go).
 func Toolsets(d *Deps) []tool.Toolset {
+	sets := inferred(d)
+	serveGeneratedInputs(sets)
+	return sets
+}
+
+// inferred is Toolsets with every input schema served as inference gives
+// it, which is what the generated schemas are written from.
+func inferred(d *Deps) []tool.Toolset {
 	roots := d.Roots // shared by files, search, edit, repl and onboarding
 	if roots == nil {
 		roots = &fsroot.Set{}

@@ -18,10 +18,19 @@ import (
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/tools.md and testdata/toolsnaps from the registry")
+var update = flag.Bool("update", false, "rewrite docs/tools.md, testdata/toolsnaps and input_schemas.txt from the registry")
 
-// all builds every toolset over throwaway dependencies.
+// all builds every toolset over throwaway dependencies, each tool serving
+// its input schema as inference gives it, from which what is generated
+// (docs, snapshots, input_schemas.txt) is written.
 func all(t *testing.T) []tool.Toolset {
+	t.Helper()
+	return inferred(throwawayDeps(t))
+}
+
+// throwawayDeps are dependencies to build every toolset over, cleaned up
+// with the test.
+func throwawayDeps(t *testing.T) *Deps {
 	t.Helper()
 	st, err := store.Open(context.Background(), &store.Options{Path: filepath.Join(t.TempDir(), "s.db")})
 	if err != nil {
@@ -33,7 +42,7 @@ func all(t *testing.T) []tool.Toolset {
 		t.Fatal(err)
 	}
 	cfg := config.Default(t.TempDir(), os.Getuid(), func(string) string { return "" })
-	return Toolsets(&Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{})})
+	return &Deps{Config: cfg, Store: st, Exec: ex, Host: hostinfo.New(hostinfo.Roots{})}
 }
 
 // TestToolSnapshots compares every tool's served definition with its
@@ -118,7 +127,7 @@ func TestCatalogue(t *testing.T) {
 			if len(d.Spec.Description) > 300 {
 				t.Errorf("%s: description of %d characters; keep it to one or two sentences", d.Spec.Name, len(d.Spec.Description))
 			}
-			for p, s := range d.InputSchema.Properties {
+			for p, s := range d.InputSchema().Properties {
 				// A flag's name says what turning it on does; anything else
 				// needs a description or at least its default.
 				if s.Description == "" && s.Default == nil && s.Type != "boolean" {

@@ -29,7 +29,7 @@ func TestEveryChangeCanBeConfirmed(t *testing.T) {
 			if !d.Planned() {
 				t.Errorf("%s changes the host (%s) but declares no confirmation facts", d.Spec.Name, d.Spec.Kind)
 			}
-			if _, ok := d.InputSchema.Properties["dry_run"]; !ok && d.Spec.Name != "mcp_run_onboarding" { // apply: false is its dry run
+			if _, ok := d.InputSchema().Properties["dry_run"]; !ok && d.Spec.Name != "mcp_run_onboarding" { // apply: false is its dry run
 				t.Errorf("%s changes the host but takes no dry_run", d.Spec.Name)
 			}
 		}

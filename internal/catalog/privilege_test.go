@@ -42,7 +42,7 @@ func TestPrivilegeTable(t *testing.T) {
 		}
 		if r.When != "" {
 			arg, value, _ := strings.Cut(strings.TrimPrefix(r.When, "!"), "=")
-			p, ok := d.InputSchema.Properties[arg]
+			p, ok := d.InputSchema().Properties[arg]
 			switch {
 			case !ok:
 				t.Errorf("%s: rule %q selects by an argument the tool does not have", r.Tool, r.When)
@@ -53,7 +53,7 @@ func TestPrivilegeTable(t *testing.T) {
 			}
 		}
 		if r.Target != "" {
-			if p, ok := d.InputSchema.Properties[r.Target]; !ok || p.Type != "integer" {
+			if p, ok := d.InputSchema().Properties[r.Target]; !ok || p.Type != "integer" {
 				t.Errorf("%s: target %q is not an integer argument", r.Tool, r.Target)
 			}
 		}
@@ -88,7 +88,7 @@ func checkInstead(t *testing.T, defs map[string]*tool.Def, r privilege.Rule, a p
 		t.Errorf("%s: suggests %s %s, which is not JSON: %v", r.Tool, a.Tool, a.Args, err)
 		return
 	}
-	schema, err := d.InputSchema.Resolve(nil)
+	schema, err := d.InputSchema().Resolve(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

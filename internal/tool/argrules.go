@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // alias is a second name of an argument: one the agent may know from
@@ -28,21 +30,25 @@ func (d *Def) WithAlias(name, main string) *Def {
 // WithOpposite lets the tool take its boolean argument main as its
 // negation, name (ignore_case given as case_sensitive).
 func (d *Def) WithOpposite(name, main string) *Def {
-	if d.property(main).Type != "boolean" {
-		panic(fmt.Sprintf("tool %q: %q is not a boolean", d.Spec.Name, main))
-	}
 	return d.addAlias(alias{name: name, main: main, opposite: true})
 }
 
 func (d *Def) addAlias(a alias) *Def {
-	d.property(a.main)
-	if _, taken := d.InputSchema.Properties[a.name]; taken {
-		panic(fmt.Sprintf("tool %q: %q is already an argument", d.Spec.Name, a.name))
+	for _, b := range d.aliases {
+		if b.name == a.name {
+			panic(fmt.Sprintf("tool %q: %q is already an argument", d.Spec.Name, a.name))
+		}
 	}
 	d.aliases = append(d.aliases, a)
-	d.InputSchema.PropertyOrder = append(d.InputSchema.PropertyOrder, a.name)
-	d.resolve()
-	return d
+	return d.refine(func(s *jsonschema.Schema) {
+		if main := d.property(s, a.main); a.opposite && main.Type != "boolean" {
+			panic(fmt.Sprintf("tool %q: %q is not a boolean", d.Spec.Name, a.main))
+		}
+		if _, taken := s.Properties[a.name]; taken {
+			panic(fmt.Sprintf("tool %q: %q is already an argument", d.Spec.Name, a.name))
+		}
+		s.PropertyOrder = append(s.PropertyOrder, a.name)
+	})
 }
 
 // WithExactlyOne says that a call gives exactly one of the named
@@ -54,14 +60,14 @@ func (d *Def) WithExactlyOne(names ...string) *Def {
 	if len(names) < 2 {
 		panic(fmt.Sprintf("tool %q: WithExactlyOne needs two arguments or more", d.Spec.Name))
 	}
-	rule := "exactly one of " + strings.Join(names, ", ")
-	for _, n := range names {
-		p := d.property(n)
-		p.Description = strings.TrimSuffix(p.Description, ".") + "; " + rule
-	}
 	d.exactlyOne = append(d.exactlyOne, names)
-	d.resolve()
-	return d
+	rule := "exactly one of " + strings.Join(names, ", ")
+	return d.refine(func(s *jsonschema.Schema) {
+		for _, n := range names {
+			p := d.property(s, n)
+			p.Description = strings.TrimSuffix(p.Description, ".") + "; " + rule
+		}
+	})
 }
 
 // Aliases maps each alias of an argument to the argument it names; an
@@ -77,16 +83,17 @@ func (d *Def) Aliases() map[string]string {
 	return m
 }
 
-// syncAliases gives each alias the schema of its argument, as that stands
-// now (its range or enum may have been set after the alias).
-func (d *Def) syncAliases() {
+// syncAliases gives each alias of the input schema s the schema of its
+// argument, as the refinements left it (its range or enum may have been
+// set after the alias).
+func (d *Def) syncAliases(s *jsonschema.Schema) {
 	for _, a := range d.aliases {
-		s := *d.InputSchema.Properties[a.main]
-		s.Description = "alias of " + a.main
+		c := *s.Properties[a.main]
+		c.Description = "alias of " + a.main
 		if a.opposite {
-			s.Description = "opposite of " + a.main
+			c.Description = "opposite of " + a.main
 		}
-		d.InputSchema.Properties[a.name] = &s
+		s.Properties[a.name] = &c
 	}
 }
 

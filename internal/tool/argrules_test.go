@@ -84,7 +84,7 @@ func TestArgumentRules(t *testing.T) {
 // An alias is in the schema with its argument's type and bounds and says
 // whose alias it is; the exactly-one rule is in each argument's description.
 func TestArgumentRulesInTheSchema(t *testing.T) {
-	p := rulesDef().InputSchema.Properties
+	p := rulesDef().InputSchema().Properties
 	if p["root"].Type != "string" || *p["root"].MaxLength != 100 || p["root"].Description != "alias of path" {
 		t.Errorf("root: %+v", p["root"])
 	}
@@ -99,7 +99,8 @@ func TestArgumentRulesInTheSchema(t *testing.T) {
 }
 
 // No input schema may have a property of no single type: strict clients
-// refuse true (any) and type lists, and New refuses to build such a tool.
+// refuse true (any) and type lists, and building such a tool's schema
+// panics (the catalogue test builds every tool's).
 func TestStrictInputRefusesUntypedArguments(t *testing.T) {
 	type anyIn struct {
 		X any `json:"x" jsonschema:"anything"`
@@ -119,15 +120,15 @@ func TestStrictInputRefusesUntypedArguments(t *testing.T) {
 		build()
 	}
 	try("any", func() {
-		New(Spec{Name: "a", Title: "A", Description: "A.", Kind: ReadOnly}, func(context.Context, *Call, anyIn) (echoOut, error) { return echoOut{}, nil })
+		New(Spec{Name: "a", Title: "A", Description: "A.", Kind: ReadOnly}, func(context.Context, *Call, anyIn) (echoOut, error) { return echoOut{}, nil }).InputSchema()
 	})
 	try("[]any", func() {
-		New(Spec{Name: "a", Title: "A", Description: "A.", Kind: ReadOnly}, func(context.Context, *Call, anyItems) (echoOut, error) { return echoOut{}, nil })
+		New(Spec{Name: "a", Title: "A", Description: "A.", Kind: ReadOnly}, func(context.Context, *Call, anyItems) (echoOut, error) { return echoOut{}, nil }).InputSchema()
 	})
 	try("map[string]any", func() {
-		New(Spec{Name: "a", Title: "A", Description: "A.", Kind: ReadOnly}, func(context.Context, *Call, anyValues) (echoOut, error) { return echoOut{}, nil })
+		New(Spec{Name: "a", Title: "A", Description: "A.", Kind: ReadOnly}, func(context.Context, *Call, anyValues) (echoOut, error) { return echoOut{}, nil }).InputSchema()
 	})
-	p := rulesDef().InputSchema.Properties
+	p := rulesDef().InputSchema().Properties
 	if p["count"].Type != "integer" || p["count"].Types != nil || p["labels"].Type != "array" || p["labels"].Items.Type != "integer" {
 		t.Errorf("pointer and slice arguments: count %v %v, labels %v", p["count"].Type, p["count"].Types, p["labels"].Type)
 	}

@@ -29,7 +29,7 @@ func boundsDef() *Def {
 // schema: the default where the tool declares none.
 func TestSchemaStatesBounds(t *testing.T) {
 	d := boundsDef()
-	p := d.InputSchema.Properties
+	p := d.InputSchema().Properties
 	got := map[string]any{
 		"path": *p["path"].MaxLength, "program": *p["program"].MaxLength, "mode": p["mode"].MaxLength == nil,
 		"argv": *p["argv"].MaxItems, "argv[]": *p["argv"].Items.MaxLength, "pids": *p["pids"].MaxItems,
@@ -139,7 +139,7 @@ func TestServedSchemaLeavesOutTheDefaultBound(t *testing.T) {
 	if p["path"].MaxLength != nil || p["program"].MaxLength == nil || *p["program"].MaxLength != 65536 || *p["argv"].Items.MaxLength != 16 {
 		t.Errorf("served bounds: path %v, program %v, argv[] %v", p["path"].MaxLength, p["program"].MaxLength, p["argv"].Items.MaxLength)
 	}
-	if d.InputSchema.Properties["path"].MaxLength == nil {
+	if d.InputSchema().Properties["path"].MaxLength == nil {
 		t.Error("the schema the framework checks lost its default bound")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -63,24 +64,27 @@ type Handler[In, Out any] func(ctx context.Context, call *Call, in In) (Out, err
 
 // Def is a tool definition bound to its handler, ready to be served.
 //
-// Of its schemas, only the input schema is inferred when the tool is
-// built: tools/list serves it and the With methods refine it. Resolving
-// it for validation, and inferring the full output schema (which only
-// docs/tools.md and tests read), wait for their first use: done for
-// every tool at start-up they were most of the time to the initialize
-// answer. Check does both at once; the catalogue test runs it on every
-// tool, so a malformed schema still fails the build.
+// Its schemas are built on first use, not when the tool is: the input
+// schema's tree (inputtree.go) when a call is validated or a test or the
+// docs read it, the full output schema (which only docs/tools.md and tests
+// read) likewise. Built for every tool at start-up they were most of the
+// time to the initialize answer, and most of its memory. Check builds and
+// resolves both at once; the catalogue test runs it on every tool, so a
+// malformed schema still fails the build.
 type Def struct {
-	Spec        Spec
-	InputSchema *jsonschema.Schema
+	Spec Spec
+	// tree is the input schema: inferred from the Go type, then
+	// refined (refinements, in the order the With methods were called),
+	// on first use.
+	tree        func() *jsonschema.Schema
+	refinements []func(*jsonschema.Schema)
+	built       atomic.Bool
+	// generatedInput is the input schema's JSON as tools/list serves it,
+	// when it was generated at build time (ServeInput); nil marshals it
+	// from the tree.
+	generatedInput json.RawMessage
 	// input is the input schema resolved for validation, on first use.
 	input func() (*jsonschema.Resolved, error)
-	// schemaMu guards InputSchema's release and its reading back by the
-	// first call (release.go); inputRead is set once it was read to be
-	// resolved, and inputJSON holds the released tree.
-	schemaMu  sync.Mutex
-	inputRead bool
-	inputJSON []byte
 	// output is the full output schema (the envelope with the tool's data
 	// fields), on first use.
 	output     func() (*jsonschema.Schema, error)
@@ -98,52 +102,15 @@ func validName(name string) bool { return config.ValidName(name) }
 // checks the names it passes on to other hosts with it.
 func ValidName(name string) bool { return validName(name) }
 
-// New binds a handler to its spec and infers both schemas from the Go types.
-// It panics on a malformed definition: that is a programming error, caught by
-// the registry test that builds every toolset.
+// New binds a handler to its spec. Its schemas are inferred from the Go
+// types on first use (Def). It panics on a malformed definition: that is a
+// programming error, caught by the registry test that builds every
+// toolset; a malformed schema panics when it is built, which that test
+// does for every tool (Check). Only the decoding of a call's arguments is
+// generic: the rest, written once for every tool (newDef), works from the
+// types' reflection.
 func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
-	if !validName(spec.Name) {
-		panic(fmt.Sprintf("tool %q: name must be 1 to 64 characters of [a-z0-9_], starting with a letter", spec.Name))
-	}
-	if spec.Kind < ReadOnly || spec.Kind > Destructive {
-		panic(fmt.Sprintf("tool %q: Kind is required", spec.Name))
-	}
-	if spec.Title == "" || spec.Description == "" {
-		panic(fmt.Sprintf("tool %q: Title and Description are required", spec.Name))
-	}
-	checkFactSpecs(spec)
-	in, err := jsonschema.For[In](nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %q: input schema: %v", spec.Name, err))
-	}
-	if in.Type != "object" {
-		panic(fmt.Sprintf("tool %q: input must be a struct", spec.Name))
-	}
-	if in.Properties == nil {
-		// An empty object schema must still say it has no properties, or
-		// some clients render it as "any arguments".
-		in.Properties = map[string]*jsonschema.Schema{}
-	}
-	strictInput(spec.Name, in, "")
-	boundSchema(in)
-	defaultsFromTags(spec.Name, reflect.TypeFor[In](), in)
-	if k := reflect.TypeFor[Out]().Kind(); k != reflect.Struct && k != reflect.Map {
-		// The rest of the output schema's checks wait for its first use.
-		panic(fmt.Sprintf("tool %q: output must be a struct (or a map), not %s", spec.Name, k))
-	}
-	d := &Def{Spec: spec, InputSchema: in}
-	d.resolve()
-	d.output = sync.OnceValues(func() (*jsonschema.Schema, error) {
-		data, err := jsonschema.For[Out](nil)
-		if err != nil {
-			return nil, fmt.Errorf("tool %q: output schema: %w", spec.Name, err)
-		}
-		out, err := envelopeSchema(data)
-		if err != nil {
-			return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
-		}
-		return out, nil
-	})
+	d := newDef(spec, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	d.invoke = func(ctx context.Context, call *Call, raw json.RawMessage) (any, error) {
 		var args In
 		if err := d.decodeArgs(raw, &args); err != nil {
@@ -154,6 +121,54 @@ func New[In, Out any](spec Spec, h Handler[In, Out]) *Def {
 		}
 		return h(ctx, call, args)
 	}
+	return d
+}
+
+// newDef checks spec and the output type, and sets up the schemas of the
+// input and output types to be built on first use.
+func newDef(spec Spec, in, out reflect.Type) *Def {
+	if !validName(spec.Name) {
+		panic(fmt.Sprintf("tool %q: name must be 1 to 64 characters of [a-z0-9_], starting with a letter", spec.Name))
+	}
+	if spec.Kind < ReadOnly || spec.Kind > Destructive {
+		panic(fmt.Sprintf("tool %q: Kind is required", spec.Name))
+	}
+	if spec.Title == "" || spec.Description == "" {
+		panic(fmt.Sprintf("tool %q: Title and Description are required", spec.Name))
+	}
+	checkFactSpecs(spec)
+	if k := out.Kind(); k != reflect.Struct && k != reflect.Map {
+		// The rest of the output schema's checks wait for its first use.
+		panic(fmt.Sprintf("tool %q: output must be a struct (or a map), not %s", spec.Name, k))
+	}
+	d := &Def{Spec: spec}
+	d.tree = sync.OnceValue(func() *jsonschema.Schema {
+		d.built.Store(true)
+		s := inferInput(spec.Name, in)
+		for _, refine := range d.refinements {
+			refine(s)
+		}
+		d.syncAliases(s)
+		return s
+	})
+	d.input = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+		r, err := d.tree().Resolve(resolveOptions)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: resolving input schema: %w", spec.Name, err)
+		}
+		return r, nil
+	})
+	d.output = sync.OnceValues(func() (*jsonschema.Schema, error) {
+		data, err := jsonschema.ForType(out, nil)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: output schema: %w", spec.Name, err)
+		}
+		schema, err := envelopeSchema(data)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
+		}
+		return schema, nil
+	})
 	return d
 }
 
@@ -191,84 +206,60 @@ func (d *Def) decodeArgs(raw json.RawMessage, dst any) error {
 }
 
 // WithEnum restricts a top-level input property to the given values, which
-// the Go types cannot express, and re-resolves the schema so that calls are
-// validated against it.
+// the Go types cannot express, so that calls are validated against them.
 func (d *Def) WithEnum(prop string, values ...any) *Def {
-	p, ok := d.InputSchema.Properties[prop]
-	if !ok {
-		panic(fmt.Sprintf("tool %q: no input property %q", d.Spec.Name, prop))
-	}
-	p.Enum = values
-	p.MaxLength = nil // only the enum's values pass: no length to state
-	d.resolve()
-	return d
+	return d.refine(func(s *jsonschema.Schema) {
+		p := d.property(s, prop)
+		p.Enum = values
+		p.MaxLength = nil // only the enum's values pass: no length to state
+	})
 }
 
 // WithRange bounds a top-level numeric input property, so out-of-range values
 // are refused by the schema with its own wording.
 func (d *Def) WithRange(prop string, min, max float64) *Def {
-	p, ok := d.InputSchema.Properties[prop]
-	if !ok {
-		panic(fmt.Sprintf("tool %q: no input property %q", d.Spec.Name, prop))
-	}
-	p.Minimum, p.Maximum = &min, &max
-	d.resolve()
-	return d
+	return d.refine(func(s *jsonschema.Schema) {
+		p := d.property(s, prop)
+		p.Minimum, p.Maximum = &min, &max
+	})
 }
 
 // WithMaxLength sets the bound of a top-level string input property, in
 // characters, where the default (DefaultMaxLength) does not fit: text
 // such as a file's content or a program takes more, a name less.
 func (d *Def) WithMaxLength(prop string, n int) *Def {
-	p := d.property(prop)
-	if !admits(p, "string") {
-		panic(fmt.Sprintf("tool %q: input property %q is not a string", d.Spec.Name, prop))
-	}
-	p.MaxLength = &n
-	d.resolve()
-	return d
+	return d.refine(func(s *jsonschema.Schema) {
+		p := d.property(s, prop)
+		if !admits(p, "string") {
+			panic(fmt.Sprintf("tool %q: input property %q is not a string", d.Spec.Name, prop))
+		}
+		p.MaxLength = &n
+	})
 }
 
 // WithMaxItems sets the bound of a top-level list input property, and
 // with itemLength > 0 that of each of its (string) items.
 func (d *Def) WithMaxItems(prop string, n, itemLength int) *Def {
-	p := d.property(prop)
-	if !admits(p, "array") || p.Items == nil {
-		panic(fmt.Sprintf("tool %q: input property %q is not a list", d.Spec.Name, prop))
-	}
-	p.MaxItems = &n
-	if itemLength > 0 {
-		p.Items.MaxLength = &itemLength
-	}
-	d.resolve()
-	return d
+	return d.refine(func(s *jsonschema.Schema) {
+		p := d.property(s, prop)
+		if !admits(p, "array") || p.Items == nil {
+			panic(fmt.Sprintf("tool %q: input property %q is not a list", d.Spec.Name, prop))
+		}
+		p.MaxItems = &n
+		if itemLength > 0 {
+			p.Items.MaxLength = &itemLength
+		}
+	})
 }
 
-func (d *Def) property(prop string) *jsonschema.Schema {
-	p, ok := d.InputSchema.Properties[prop]
+// property is the top-level input property prop of s, the tree being
+// built; a definition that names one its type does not have panics.
+func (d *Def) property(s *jsonschema.Schema, prop string) *jsonschema.Schema {
+	p, ok := s.Properties[prop]
 	if !ok {
 		panic(fmt.Sprintf("tool %q: no input property %q", d.Spec.Name, prop))
 	}
 	return p
-}
-
-// resolve is called whenever the input schema changes while the tool is
-// built: it gives the aliases their arguments' schemas now, and resolves
-// the schema on first use, once it no longer changes. Resolution checks
-// the schema itself and validates its defaults (resolveOptions).
-func (d *Def) resolve() {
-	d.syncAliases()
-	d.input = sync.OnceValues(func() (*jsonschema.Resolved, error) {
-		in, err := d.inputTree()
-		if err != nil {
-			return nil, err
-		}
-		r, err := in.Resolve(resolveOptions)
-		if err != nil {
-			return nil, fmt.Errorf("tool %q: resolving input schema: %w", d.Spec.Name, err)
-		}
-		return r, nil
-	})
 }
 
 // OutputSchema is the tool's full outputSchema: the envelope with data

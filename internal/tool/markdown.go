@@ -86,11 +86,11 @@ func writeTool(b *strings.Builder, d *Def) {
 		fmt.Fprintf(b, " View: `%s`, for clients that render MCP Apps.", d.Spec.View)
 	}
 	b.WriteString("\n\nArguments:")
-	if len(d.InputSchema.Properties) == 0 {
+	if in := d.InputSchema(); len(in.Properties) == 0 {
 		b.WriteString(" none.\n")
 	} else {
 		b.WriteString("\n\n")
-		writeProps(b, d.InputSchema, true)
+		writeProps(b, in, true)
 	}
 	b.WriteString("\nResult `data`:\n\n")
 	out, err := d.OutputSchema()

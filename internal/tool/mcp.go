@@ -16,7 +16,7 @@ func (d *Def) MCPTool() *mcp.Tool {
 		Name:         d.Spec.Name,
 		Title:        d.Spec.Title,
 		Description:  d.Spec.Description,
-		InputSchema:  marshalled(d.Spec.Name, d.servedInput()),
+		InputSchema:  d.servedInputJSON(),
 		OutputSchema: servedOutputJSON(),
 		Annotations:  d.annotations(),
 	}
@@ -33,11 +33,18 @@ func (d *Def) annotations() *mcp.ToolAnnotations {
 	return a
 }
 
-// servedOutputJSON is servedOutputSchema marshalled once for every tool:
-// it is the same for all of them. The bytes are shared, never written to.
-var servedOutputJSON = sync.OnceValue(func() json.RawMessage {
-	return marshalled("every tool", servedOutputSchema())
-})
+// servedOutputJSON is servedOutputSchema as JSON, served for every tool:
+// it is the same for all of them. It is written out here rather than
+// marshalled at every start-up, which ran jsonschema's and encoding/json's
+// marshalling code for it alone (TestServedOutputJSON keeps it equal).
+// The bytes are shared, never written to.
+var servedOutputJSON = sync.OnceValue(func() json.RawMessage { return json.RawMessage(servedOutputText) })
+
+const servedOutputText = `{"type":"object","properties":{` +
+	`"success":{"type":"boolean"},"data":{"type":"object"},` +
+	`"error":{"type":"object","properties":{"code":{"type":"string"},"message":{"type":"string"},"recoverable":{"type":"boolean"},"retry_after_ms":{"type":"integer"}},"required":["code","message"]},` +
+	`"truncated":{"type":"boolean"},"data_preview":{"type":"object"},"preview_counts":{"type":"array"},"handle":{"type":"string"},"warnings":{"type":"array"}},` +
+	`"required":["success"]}`
 
 // marshalled is a finished schema as JSON, marshalled once. Handed the
 // schema itself, the SDK would marshal every tool's schemas again on each
@@ -63,7 +70,7 @@ func marshalled(tool string, s *jsonschema.Schema) json.RawMessage {
 // arguments, which the server's instructions state once instead (and the
 // framework checks whatever is served); a tool's own bound stays.
 func (d *Def) servedInput() *jsonschema.Schema {
-	c := *d.InputSchema
+	c := *d.InputSchema()
 	c.AdditionalProperties = nil
 	c.Properties = maps.Clone(c.Properties)
 	for _, a := range d.aliases {

@@ -14,15 +14,15 @@ import (
 // the field's description. Strict clients accept it: it names one type and
 // no schema that is just true.
 func (d *Def) WithOpenObject(prop string) *Def {
-	p := d.property(prop)
-	if p.Type != "object" {
-		panic(fmt.Sprintf("tool %q: input property %q is not an object", d.Spec.Name, prop))
-	}
-	d.InputSchema.Properties[prop] = &jsonschema.Schema{
-		Type:          "object",
-		Description:   p.Description,
-		MaxProperties: intPtr(DefaultMaxProperties),
-	}
-	d.resolve()
-	return d
+	return d.refine(func(s *jsonschema.Schema) {
+		p := d.property(s, prop)
+		if p.Type != "object" {
+			panic(fmt.Sprintf("tool %q: input property %q is not an object", d.Spec.Name, prop))
+		}
+		s.Properties[prop] = &jsonschema.Schema{
+			Type:          "object",
+			Description:   p.Description,
+			MaxProperties: intPtr(DefaultMaxProperties),
+		}
+	})
 }
