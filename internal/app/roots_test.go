@@ -8,23 +8,8 @@ import (
 	"testing"
 
 	"github.com/hostmcp/hostmcp/internal/config"
+	"github.com/hostmcp/hostmcp/internal/testutil"
 )
-
-// descriptorsOn counts this process's open descriptors on dir.
-func descriptorsOn(t *testing.T, dir string) int {
-	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, fd := range fds {
-		if target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && target == dir {
-			n++
-		}
-	}
-	return n
-}
 
 // The roots are opened once at start-up and closed by Close: a server
 // closed and opened again (tests, a reload) holds no descriptor on a root
@@ -37,13 +22,13 @@ func TestCloseClosesTheRoots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := descriptorsOn(t, root); n == 0 {
+	if n := testutil.DescriptorsUnder(t, root); n == 0 {
 		t.Fatalf("no descriptor on the root %s while the app is open", root)
 	}
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if n := descriptorsOn(t, root); n != 0 {
+	if n := testutil.DescriptorsUnder(t, root); n != 0 {
 		t.Errorf("%d descriptors still open on the root %s after Close", n, root)
 	}
 }
@@ -68,7 +53,7 @@ func TestOpenRefusesARootItCannotOpen(t *testing.T) {
 	if left, _ := os.ReadDir(cfg.StateDir); len(left) != 0 {
 		t.Errorf("a refused start-up left %d entries in the state directory", len(left))
 	}
-	if n := descriptorsOn(t, good); n != 0 {
+	if n := testutil.DescriptorsUnder(t, good); n != 0 {
 		t.Errorf("a refused start-up left %d descriptors on the root %s", n, good)
 	}
 }

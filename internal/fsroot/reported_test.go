@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
 // reportedOn is a Reported for paths below "tree" of root, the fence
@@ -136,24 +137,6 @@ func TestReportedFencesMountsAndBoundsDescriptors(t *testing.T) {
 	}
 }
 
-// descriptorsBelow counts this process's open descriptors on dir and
-// below it: other tests' descriptors, closing meanwhile, are not counted.
-func descriptorsBelow(t *testing.T, dir string) int {
-	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, fd := range fds {
-		target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name()))
-		if err == nil && (target == dir || strings.HasPrefix(target, dir+"/")) {
-			n++
-		}
-	}
-	return n
-}
-
 // Close gives back every directory descriptor the checks opened, though
 // after it returns: none is left open once its goroutine has run, and a
 // Reported used again after Close reopens what it needs.
@@ -169,7 +152,7 @@ func TestReportedCloseReleasesItsDirectories(t *testing.T) {
 	writeFiles(t, root, files...)
 	r := reportedOn(t, newSet(t, Spec{Path: root}), false)
 	tree := filepath.Join(root, "tree")
-	before := descriptorsBelow(t, tree) // the fence's own, on the start
+	before := testutil.DescriptorsUnder(t, tree) // the fence's own, on the start
 	check := func() {
 		for i := range 40 {
 			if rel := fmt.Sprintf("d%02d/e/f.txt", i); !r.Regular(rel) {
@@ -178,13 +161,13 @@ func TestReportedCloseReleasesItsDirectories(t *testing.T) {
 		}
 	}
 	check()
-	if opened := descriptorsBelow(t, tree) - before; opened != 80 {
+	if opened := testutil.DescriptorsUnder(t, tree) - before; opened != 80 {
 		t.Fatalf("%d descriptors opened for 40 files two directories deep; want 80", opened)
 	}
 	r.Close()
-	for deadline := time.Now().Add(time.Minute); descriptorsBelow(t, tree) != before; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); testutil.DescriptorsUnder(t, tree) != before; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d descriptors still open a minute after Close", descriptorsBelow(t, tree)-before)
+			t.Fatalf("%d descriptors still open a minute after Close", testutil.DescriptorsUnder(t, tree)-before)
 		}
 	}
 	check()

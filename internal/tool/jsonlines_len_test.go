@@ -10,30 +10,15 @@ import (
 )
 
 // linesLen is the length appendLines writes, item by item, for every shape
-// a plan writes and every hostile string (the same items as
-// TestJSONLinesMatchesEncodingJSON, which holds appendLines to
-// encoding/json).
+// a plan writes and every hostile string (plannedItems, which
+// TestJSONLinesMatchesEncodingJSON holds appendLines to encoding/json
+// with).
 func TestLinesLenMatchesAppendLines(t *testing.T) {
 	p, ok := planLines(reflect.TypeFor[planned]())
 	if !ok {
 		t.Fatal("planned has no plan")
 	}
-	size, zero, target := int64(-7), int64(0), "t\"<>"
-	var items []planned
-	for i, s := range hostileStrings() {
-		it := planned{Path: s, Line: i - 500, Note: s, Count: int64(i%3) * math.MinInt64 / 2, Small: math.MinInt8, Byte: math.MaxUint8,
-			Flag: i%2 == 0, Shown: i%3 == 0, Kind: label(s), Untagged: s, NoName: i % 2, OtherName: s}
-		switch i % 4 {
-		case 0:
-			it.Size, it.Target, it.Big = &size, &target, math.MaxUint64
-		case 1:
-			it.Size, it.Count = &zero, math.MinInt64
-		case 2:
-			it.Target, it.Count = &s, math.MaxInt64
-		}
-		items = append(items, it)
-	}
-	items = append(items, planned{})
+	items := plannedItems()
 	for i := range items {
 		one := items[i : i+1]
 		if got, want := linesLen(&p, one), int64(len(appendLines(&p, one))); got != want {

@@ -105,14 +105,13 @@ type planned struct {
 	OtherName string `json:"other-name_2"`
 }
 
-func TestJSONLinesMatchesEncodingJSON(t *testing.T) {
-	if _, ok := planLines(reflect.TypeFor[planned]()); !ok {
-		t.Fatal("planned has no plan")
-	}
+// plannedItems are items of every shape a plan writes, with every hostile
+// string, the extreme numbers, nil and set pointers, and the zero item.
+func plannedItems() []planned {
 	size, zero, target := int64(-7), int64(0), "t\"<>"
 	var items []planned
 	for i, s := range hostileStrings() {
-		p := planned{Path: s, Line: i, Note: s, Count: int64(i % 3), Small: math.MinInt8, Byte: math.MaxUint8,
+		p := planned{Path: s, Line: i - 500, Note: s, Count: int64(i%3) * (math.MinInt64 / 2), Small: math.MinInt8, Byte: math.MaxUint8,
 			Flag: i%2 == 0, Shown: i%3 == 0, Kind: label(s), Untagged: s, Skipped: s, NoName: i % 2, hidden: s, OtherName: s}
 		switch i % 4 {
 		case 0:
@@ -124,7 +123,14 @@ func TestJSONLinesMatchesEncodingJSON(t *testing.T) {
 		}
 		items = append(items, p)
 	}
-	items = append(items, planned{})
+	return append(items, planned{})
+}
+
+func TestJSONLinesMatchesEncodingJSON(t *testing.T) {
+	if _, ok := planLines(reflect.TypeFor[planned]()); !ok {
+		t.Fatal("planned has no plan")
+	}
+	items := plannedItems()
 	got, err := JSONLines(items)
 	if err != nil {
 		t.Fatal(err)
