@@ -4,13 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -22,12 +19,7 @@ import (
 // run directly (base-ms); cpu-ratio is (cpu-ms + rg-ms) / base-ms, which
 // is what the call costs beside rg when rg alone keeps both cores busy.
 func BenchmarkCPUVsRg(b *testing.B) {
-	testutil.RequireBinary(b, "rg")
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		b.Skipf("go env GOROOT: %v", err)
-	}
-	src := filepath.Join(strings.TrimSpace(string(out)), "src")
+	src := goSrc(b)
 	s := setOver(b, src)
 	runner := &tool.Runner{Handles: func(context.Context, string, map[string]any, []byte) (string, error) { return "H_x", nil }}
 	cases := []struct {

@@ -3,15 +3,12 @@ package search
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/hostmcp/hostmcp/internal/store"
-	"github.com/hostmcp/hostmcp/internal/testutil"
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
@@ -27,12 +24,7 @@ import (
 // background write never lands in the next call's time. saved-ms is the
 // median of the pairs' differences in answer-ms, inline less async.
 func BenchmarkContentManyStored(b *testing.B) {
-	testutil.RequireBinary(b, "rg")
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		b.Skipf("go env GOROOT: %v", err)
-	}
-	src := filepath.Join(strings.TrimSpace(string(out)), "src")
+	src := goSrc(b)
 	s := setOver(b, src)
 	st, err := store.Open(context.Background(), &store.Options{Path: filepath.Join(b.TempDir(), "state", "hostmcp.db")})
 	if err != nil {

@@ -3,9 +3,6 @@ package search
 import (
 	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +10,6 @@ import (
 
 	"github.com/hostmcp/hostmcp/internal/execx"
 	"github.com/hostmcp/hostmcp/internal/landlock"
-	"github.com/hostmcp/hostmcp/internal/testutil"
 )
 
 // BenchmarkRgUnderLandlock is what Landlock costs the rg a search runs:
@@ -33,15 +29,10 @@ import (
 //     of the mount namespace: the difference to truncate-ms was that walk,
 //     and with the filter there should be none.
 func BenchmarkRgUnderLandlock(b *testing.B) {
-	testutil.RequireBinary(b, "rg")
 	if landlock.ABI() == 0 {
 		b.Skip(landlock.ErrUnsupported)
 	}
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		b.Skipf("go env GOROOT: %v", err)
-	}
-	src := filepath.Join(strings.TrimSpace(string(out)), "src")
+	src := goSrc(b)
 	dir, err := os.Open(src)
 	if err != nil {
 		b.Fatal(err)
