@@ -20,10 +20,17 @@ func confined(t *testing.T, p Policy, f func()) {
 	if ABI() == 0 {
 		testutil.Missing(t, "%v", ErrUnsupported)
 	}
+	onRestrictedThread(t, func() error { return RestrictThread(p) }, f)
+}
+
+// onRestrictedThread runs f on a thread of its own once restrict has
+// restricted that thread, then lets the thread end.
+func onRestrictedThread(t *testing.T, restrict func() error, f func()) {
+	t.Helper()
 	errc := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
-		if err := RestrictThread(p); err != nil {
+		if err := restrict(); err != nil {
 			errc <- err
 			return
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -19,19 +18,7 @@ func restricted(t *testing.T, p Policy, deny func() error, f func()) {
 	if ABI() < 3 {
 		testutil.Missing(t, "this test needs Landlock ABI 3 (the truncate right), the kernel has %d", ABI())
 	}
-	errc := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
-		if err := restrictThread(p, deny); err != nil {
-			errc <- err
-			return
-		}
-		f()
-		errc <- nil
-	}()
-	if err := <-errc; err != nil {
-		t.Fatal(err)
-	}
+	onRestrictedThread(t, func() error { return restrictThread(p, deny) }, f)
 }
 
 // truncations tries truncate(2) and open with O_TRUNC on path.
