@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -33,19 +34,23 @@ func TestEnvelopeJSONIsMarshalJSON(t *testing.T) {
 	e.Data = json.RawMessage(`{}`)
 	cases["empty data"] = e
 	for name, env := range cases {
-		t.Run(name, func(t *testing.T) {
-			want, err := MarshalJSON(env)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := env.JSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("got\n%s\nwant\n%s", got, want)
-			}
-		})
+		t.Run(name, func(t *testing.T) { checkEnvelopeJSON(t, env, name) })
+	}
+}
+
+// checkEnvelopeJSON holds env.JSON to MarshalJSON's bytes for env.
+func checkEnvelopeJSON(t *testing.T, env Envelope, what string) {
+	t.Helper()
+	want, err := MarshalJSON(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := env.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: got\n%.400s\nwant\n%.400s", what, got, want)
 	}
 }
 
@@ -105,16 +110,6 @@ func TestEnvelopeJSONOfAPreviewIsMarshalJSON(t *testing.T) {
 		if !env.Truncated || len(env.DataPreview) == 0 {
 			t.Fatalf("cap %d: no preview (truncated %v)", capBytes, env.Truncated)
 		}
-		want, err := MarshalJSON(env)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := env.JSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("cap %d: got\n%.400s\nwant\n%.400s", capBytes, got, want)
-		}
+		checkEnvelopeJSON(t, env, fmt.Sprintf("cap %d", capBytes))
 	}
 }
