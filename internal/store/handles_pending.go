@@ -105,11 +105,11 @@ func (s *Store) PutHandleAsync(ctx context.Context, typ string, meta map[string]
 		return Handle{}, err
 	}
 	w, err := s.reserveID(ctx, &nh)
-	if err != nil || w == nil {
-		if err == nil { // no room: described once, no second line index
-			return s.putInline(ctx, &nh, payload)
-		}
+	switch {
+	case err != nil:
 		return Handle{}, err
+	case w == nil: // no room: described once, no second line index
+		return s.putInline(ctx, &nh, payload)
 	}
 	go s.writePending(&nh, w, func() ([]byte, error) { return payload, nil })
 	return nh.h, nil
@@ -132,31 +132,26 @@ func (s *Store) PutHandleLater(ctx context.Context, typ string, meta map[string]
 		return "", err
 	}
 	if w == nil {
-		payload, err := encodedPayload(encode, size)
+		payload, err := encodedPayload(&nh, encode)
 		if err != nil {
 			return "", err
 		}
-		nh.h.Lines, nh.index = buildLineIndex(payload)
 		h, err := s.putInline(ctx, &nh, payload)
 		return h.ID, err
 	}
-	go s.writePending(&nh, w, func() ([]byte, error) {
-		payload, err := encodedPayload(encode, size)
-		if err == nil {
-			nh.h.Lines, nh.index = buildLineIndex(payload)
-		}
-		return payload, err
-	})
+	go s.writePending(&nh, w, func() ([]byte, error) { return encodedPayload(&nh, encode) })
 	return nh.h.ID, nil
 }
 
-// encodedPayload runs encode and holds it to the size it promised, which
-// the budget and the pending bounds were checked against.
-func encodedPayload(encode func() []byte, size int64) ([]byte, error) {
+// encodedPayload runs encode, holds it to the size nh was described with,
+// which the budget and the pending bounds were checked against, and gives
+// nh the lines the payload holds.
+func encodedPayload(nh *newHandleRow, encode func() []byte) ([]byte, error) {
 	payload := encode()
-	if int64(len(payload)) != size {
-		return nil, fmt.Errorf("storing a handle: its payload was sized %d bytes but encoded as %d", size, len(payload))
+	if int64(len(payload)) != nh.h.Size {
+		return nil, fmt.Errorf("storing a handle: its payload was sized %d bytes but encoded as %d", nh.h.Size, len(payload))
 	}
+	nh.h.Lines, nh.index = buildLineIndex(payload)
 	return payload, nil
 }
 

@@ -104,10 +104,16 @@ func (c *Call) PutHandle(ctx context.Context, typ string, meta map[string]any, p
 		return "", Errorf(Internal, "no handle store is configured")
 	}
 	id, err := c.handles(ctx, typ, meta, payload)
+	return c.linked(id, err, typ, meta, int64(len(payload)))
+}
+
+// linked links the answer to the handle id of size bytes a sink just
+// stored, or says why it could not.
+func (c *Call) linked(id string, err error, typ string, meta map[string]any, size int64) (string, error) {
 	if err != nil {
 		return "", Wrap(Internal, err, "storing a handle: %v", err)
 	}
-	c.Link(HandleLink(id, typ, meta, int64(len(payload))))
+	c.Link(HandleLink(id, typ, meta, size))
 	return id, nil
 }
 
@@ -115,11 +121,7 @@ func (c *Call) PutHandle(ctx context.Context, typ string, meta map[string]any, p
 // encode writes after the answer (LaterHandleSink); c.later is set.
 func (c *Call) putHandleLater(ctx context.Context, typ string, meta map[string]any, size int64, encode func() []byte) (string, error) {
 	id, err := c.later(ctx, typ, meta, size, encode)
-	if err != nil {
-		return "", Wrap(Internal, err, "storing a handle: %v", err)
-	}
-	c.Link(HandleLink(id, typ, meta, size))
-	return id, nil
+	return c.linked(id, err, typ, meta, size)
 }
 
 // ClientRoots lists the calling client's MCP roots (see ClientRootsFunc);
