@@ -92,6 +92,14 @@ func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) 
 		return contentOut{}, err
 	}
 	req.warnMounts(call, eng)
+	return req.answer(ctx, call, in.Pattern, hits, complete, eng), nil
+}
+
+// answer is the answer of a search that found hits (all of them, when
+// complete): sorted, their paths shown escaped, as many shown as the
+// output cap and max_results allow, and every one in a handle when fewer
+// are shown.
+func (req *searchReq) answer(ctx context.Context, call *tool.Call, pattern string, hits []Hit, complete bool, eng string) contentOut {
 	sortHits(hits)
 	for i := range hits {
 		hits[i].Path = fsroot.ShowName(hits[i].Path)
@@ -103,13 +111,13 @@ func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) 
 	frame := func(shown int, handle string) contentOut {
 		return contentOut{Hits: []Hit{}, TotalHits: len(hits), Truncated: shown < len(hits), Complete: complete, Handle: handle, Root: req.loc.Abs(), Engine: eng}
 	}
-	shown, handle := tool.FitLines(ctx, call, "search_hits", map[string]any{"kind": "search_hits", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern},
+	shown, handle := tool.FitLines(ctx, call, "search_hits", map[string]any{"kind": "search_hits", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": pattern},
 		hits, req.limit, func(shown int, handle string) any { return frame(shown, handle) })
 	out := frame(shown, handle)
 	if shown > 0 {
 		out.Hits = hits[:shown]
 	}
-	return out, nil
+	return out
 }
 
 func (s *Set) prepare(roots *fsroot.Set, in contentIn) (*searchReq, error) {
