@@ -11,8 +11,8 @@ import (
 // pass the output cap (200 hits of a content search with three lines of
 // context each, about 70 KB), and the runner then keeps the whole answer
 // as a second handle and fits a preview of it by encoding it again and
-// again: 6.5 ms of a search that rg ran in 11, two handles for the agent
-// to choose from, and a preview nested in the result's shape. FitLines
+// again: 6.5 ms of the 11 a content search spent after rg's exit, two
+// handles for the agent to choose from, and a preview nested in the result's shape. FitLines
 // sizes the list to the cap before the answer is encoded, from the items'
 // exact lengths, so that the answer fits as it is.
 
@@ -25,7 +25,8 @@ import (
 //
 // frame is the answer as it will be with shown items and handle (""
 // without one), but with the listed items left out: their list empty and
-// not nil, every other field as it will be. The answer's JSON is then
+// not nil, every other field as it will be, and no shorter for more items
+// shown (a count or a flag may change, not shrink). The answer's JSON is then
 // frame's plus each shown item's and a comma between two, which FitLines
 // counts without writing a byte of them (linePlan.itemLen), for the
 // types a line plan covers, or from each item's own encoding otherwise.
@@ -47,8 +48,8 @@ func FitLines[T any](ctx context.Context, call *Call, typ string, meta map[strin
 	fits := func(k int) bool {
 		return fitsWith(call, frame(k, id), listed[k], shownWarning(k, len(items), id))
 	}
-	// fits holds up to some k and not past it: the list and the warning
-	// only grow with k, the rest of the answer not at all.
+	// fits holds up to some k and not past it: the list, the warning and
+	// the frame only grow with k.
 	k := sort.Search(most+1, func(k int) bool { return !fits(k) }) - 1
 	if k < 0 {
 		k = most
