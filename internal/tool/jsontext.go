@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"reflect"
 )
@@ -51,10 +52,16 @@ func JSONLines[T any](items []T) ([]byte, error) {
 func PutLines[T any](ctx context.Context, call *Call, typ string, meta map[string]any, items []T, shown int) string {
 	id := putLines(ctx, call, typ, meta, items)
 	if id != "" {
-		call.Warn(`%d of %d items are shown; handle %s holds all of them, one JSON object per line: read on with handle_read {"handle":%q,"offset":%d,"unit":"lines"}`,
-			shown, len(items), id, id, shown)
+		call.Warn("%s", shownWarning(shown, len(items), id))
 	}
 	return id
+}
+
+// shownWarning is PutLines' warning: shown of total items are in the
+// answer, and handle id holds all of them from line 0.
+func shownWarning(shown, total int, id string) string {
+	return fmt.Sprintf(`%d of %d items are shown; handle %s holds all of them, one JSON object per line: read on with handle_read {"handle":%q,"offset":%d,"unit":"lines"}`,
+		shown, total, id, id, shown)
 }
 
 // PutWholeLines is PutLines for a listing that shows its first shown items

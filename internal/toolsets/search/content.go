@@ -22,7 +22,7 @@ type contentIn struct {
 	IgnoreCase     *bool  `json:"ignore_case,omitempty" jsonschema:"default: ignored unless pattern has upper case"`
 	ContextLines   *int   `json:"context_lines,omitempty" jsonschema:"lines around each hit" default:"3"`
 	FileGlob       string `json:"file_glob,omitempty" jsonschema:"only paths matching this gitignore glob; !glob excludes"`
-	MaxResults     int    `json:"max_results,omitempty" jsonschema:"up to 10000 go to a handle" default:"100"`
+	MaxResults     int    `json:"max_results,omitempty" jsonschema:"hits shown; fewer when more would pass the output cap; all found, up to 10000, go to a handle" default:"100"`
 	IncludeHidden  bool   `json:"include_hidden,omitempty"`
 	IncludeIgnored bool   `json:"include_ignored,omitempty"`
 	CrossMounts    bool   `json:"cross_mounts,omitempty" jsonschema:"enter mounted file systems"`
@@ -45,7 +45,7 @@ func (s *Set) content() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Search file contents",
-		Description: "Search text files under a directory for a regex or literal, honouring .gitignore; hits with context lines.",
+		Description: "Search text files under a directory for a regex or literal, honouring .gitignore; hits with context lines, fewer than max_results when more would pass the output cap, every hit in a handle.",
 	}, s.handleContent).WithRange("context_lines", 0, 10).WithRange("max_results", 0, 1000).WithEnum("engine", "auto", "rg", "native").
 		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern).
 		WithAlias("root", "path").WithOpposite("case_sensitive", "ignore_case")
@@ -92,22 +92,32 @@ func (s *Set) handleContent(ctx context.Context, call *tool.Call, in contentIn) 
 		return contentOut{}, err
 	}
 	req.warnMounts(call, eng)
+	return req.answer(ctx, call, in.Pattern, hits, complete, eng), nil
+}
+
+// answer is the answer of a search that found hits (all of them, when
+// complete): sorted, their paths shown escaped, as many shown as the
+// output cap and max_results allow, and every one in a handle when fewer
+// are shown.
+func (req *searchReq) answer(ctx context.Context, call *tool.Call, pattern string, hits []Hit, complete bool, eng string) contentOut {
 	sortHits(hits)
 	for i := range hits {
 		hits[i].Path = fsroot.ShowName(hits[i].Path)
 	}
-	out := contentOut{Hits: hits, TotalHits: len(hits), Complete: complete, Root: req.loc.Abs(), Engine: eng}
 	if !complete {
 		call.Warn("the search stopped at %d hits; narrow it with a more specific pattern, file_glob or root", hitCap)
 	}
-	if len(hits) > req.limit {
-		out.Hits, out.Truncated = hits[:req.limit], true
-		out.Handle = tool.PutLines(ctx, call, "search_hits", map[string]any{"kind": "search_hits", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern}, hits, req.limit)
+	// The answer with shown hits, but for the hits themselves.
+	frame := func(shown int, handle string) contentOut {
+		return contentOut{Hits: []Hit{}, TotalHits: len(hits), Truncated: shown < len(hits), Complete: complete, Handle: handle, Root: req.loc.Abs(), Engine: eng}
 	}
-	if out.Hits == nil {
-		out.Hits = []Hit{}
+	shown, handle := tool.FitLines(ctx, call, "search_hits", map[string]any{"kind": "search_hits", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": pattern},
+		hits, req.limit, func(shown int, handle string) any { return frame(shown, handle) })
+	out := frame(shown, handle)
+	if shown > 0 {
+		out.Hits = hits[:shown]
 	}
-	return out, nil
+	return out
 }
 
 func (s *Set) prepare(roots *fsroot.Set, in contentIn) (*searchReq, error) {

@@ -20,7 +20,7 @@ type filesIn struct {
 	Pattern        string `json:"pattern" jsonschema:"glob if it has * ? [, else a substring of the name"`
 	IgnoreCase     *bool  `json:"ignore_case,omitempty" default:"true"`
 	FileGlob       string `json:"file_glob,omitempty" jsonschema:"only paths matching this gitignore glob; !glob excludes"`
-	MaxResults     int    `json:"max_results,omitempty" jsonschema:"up to 100000 go to a handle" default:"200"`
+	MaxResults     int    `json:"max_results,omitempty" jsonschema:"paths shown; fewer when more would pass the output cap; all found, up to 100000, go to a handle" default:"200"`
 	IncludeHidden  bool   `json:"include_hidden,omitempty"`
 	IncludeIgnored bool   `json:"include_ignored,omitempty"`
 	CrossMounts    bool   `json:"cross_mounts,omitempty" jsonschema:"enter mounted file systems"`
@@ -47,7 +47,7 @@ func (s *Set) files() *tool.Def {
 		Kind:        tool.ReadOnly,
 		Programs:    true,
 		Title:       "Find files by name",
-		Description: "Find files under a directory by name (glob or substring), honouring .gitignore.",
+		Description: "Find files under a directory by name (glob or substring), honouring .gitignore; fewer than max_results paths shown when more would pass the output cap, every path in a handle.",
 	}, s.handleFiles).WithRange("max_results", 0, 2000).WithEnum("engine", "auto", "rg", "native").
 		WithMaxLength("pattern", maxPattern).WithMaxLength("file_glob", maxPattern).
 		WithAlias("root", "path").WithOpposite("case_sensitive", "ignore_case")
@@ -145,13 +145,18 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 	for i, p := range paths {
 		hits[i] = fileHit{Path: fsroot.ShowName(p)}
 	}
-	out := filesOut{Hits: hits, TotalHits: len(hits), Complete: complete, Root: req.loc.Abs(), Engine: eng}
 	if !complete {
 		call.Warn("the search stopped at %d files; narrow it", fileCap)
 	}
-	if len(hits) > in.MaxResults {
-		out.Hits, out.Truncated = hits[:in.MaxResults], true
-		out.Handle = tool.PutLines(ctx, call, "search_files", map[string]any{"kind": "search_files", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern}, hits, in.MaxResults)
+	// The answer with shown paths, but for the paths themselves.
+	frame := func(shown int, handle string) filesOut {
+		return filesOut{Hits: []fileHit{}, TotalHits: len(hits), Truncated: shown < len(hits), Complete: complete, Handle: handle, Root: req.loc.Abs(), Engine: eng}
+	}
+	shown, handle := tool.FitLines(ctx, call, "search_files", map[string]any{"kind": "search_files", "path": req.loc.Abs(), "root": req.loc.Root.Path, "pattern": in.Pattern},
+		hits, in.MaxResults, func(shown int, handle string) any { return frame(shown, handle) })
+	out := frame(shown, handle)
+	if shown > 0 {
+		out.Hits = hits[:shown]
 	}
 	return out, nil
 }
