@@ -28,6 +28,7 @@ type Process struct {
 	name           string
 	started        time.Time
 	stdout, stderr *capture
+	stdoutPipe     *stdoutPipe
 	stopSig        syscall.Signal
 	grace          time.Duration
 	release        func() // gives back the program slot the child took itself, if any
@@ -75,6 +76,10 @@ func (r *Runner) Start(ctx context.Context, c Cmd) (*Process, error) {
 	if p.stopSig == 0 {
 		p.stopSig = syscall.SIGTERM
 	}
+	if p.stdoutPipe, err = newStdoutPipe(); err != nil {
+		release()
+		return nil, fmt.Errorf("starting %s: %w", c.Name, err)
+	}
 	dir := c.Dir
 	if dir == "" {
 		dir = "/"
@@ -85,7 +90,7 @@ func (r *Runner) Start(ctx context.Context, c Cmd) (*Process, error) {
 		Env:    env,
 		Dir:    dir,
 		Stdin:  c.Stdin,
-		Stdout: p.stdout,
+		Stdout: p.stdoutPipe.w,
 		Stderr: p.stderr,
 		SysProcAttr: &syscall.SysProcAttr{
 			Setpgid:   true,            // one group to signal, grandchildren included
@@ -100,7 +105,9 @@ func (r *Runner) Start(ctx context.Context, c Cmd) (*Process, error) {
 		pol.Program = path
 		start = func(cmd *exec.Cmd) error { return startConfined(cmd, pol, p.exitedCh) }
 	}
-	if err := start(p.cmd); err != nil {
+	err = start(p.cmd)
+	p.stdoutPipe.started(err == nil, p.stdout)
+	if err != nil {
 		release()
 		return nil, fmt.Errorf("starting %s: %w", c.Name, err)
 	}
@@ -204,8 +211,12 @@ func (p *Process) reap() {
 	p.exited = true
 	p.mu.Unlock()
 	close(p.exitedCh)
+	p.stdoutPipe.cutAfter(drainDelay) // as WaitDelay does for stderr
 
 	err := p.cmd.Wait()
+	if drainErr := p.stdoutPipe.wait(); err == nil {
+		err = drainErr
+	}
 	p.release() // reaped, the rest of its group killed: nothing of it is left
 	p.stdout.finish()
 	p.stderr.finish()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"path"
-	"sort"
 	"strings"
 	"unsafe"
 
@@ -101,14 +100,14 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		return filesOut{}, err
 	}
 	defer req.close()
-	var paths []string
+	var runs sortedRuns
 	complete := true
 	add := func(rel string) bool {
-		if len(paths) == fileCap {
+		if runs.len() == fileCap {
 			complete = false
 			return false
 		}
-		paths = append(paths, rel)
+		runs.add(rel)
 		return true
 	}
 	if eng == "rg" {
@@ -140,7 +139,7 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		return filesOut{}, err
 	}
 	req.warnMounts(call, eng)
-	sort.Strings(paths)
+	paths := runs.sorted()
 	hits := make([]fileHit, len(paths))
 	for i, p := range paths {
 		hits[i] = fileHit{Path: fsroot.ShowName(p)}

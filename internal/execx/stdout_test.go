@@ -1,0 +1,35 @@
+package execx
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestSlowReaderDoesNotStallTheChild: a child's output up to the stdout
+// pipe's size waits in the pipe while the line callback is busy, so the
+// child writes it all and exits meanwhile. With the kernel's default 64
+// KiB pipe it blocked on the second write until the callback returned: rg
+// stalled so behind a search checking each name it listed.
+func TestSlowReaderDoesNotStallTheChild(t *testing.T) {
+	const total = stdoutPipeSize / 2
+	r, name := newHelperRunner(t, 0)
+	release := make(chan struct{})
+	cmd := helperCmd(name, "flood", strconv.Itoa(total))
+	cmd.OnStdoutLine = func([]byte) { <-release }
+	p, err := r.Start(context.Background(), cmd)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	select {
+	case <-p.exitedCh:
+	case <-time.After(time.Minute):
+		t.Errorf("the child did not exit while its reader was busy: it is blocked writing %d bytes", total)
+	}
+	close(release)
+	res, err := p.Wait()
+	if err != nil || res.ExitCode != 0 || res.StdoutBytes != total {
+		t.Errorf("Wait = exit %d, %d bytes, %v; want exit 0, %d bytes, no error", res.ExitCode, res.StdoutBytes, err, total)
+	}
+}
