@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"golang.org/x/sys/unix"
 	"io"
 	"os"
 	"os/exec"
@@ -75,6 +76,14 @@ func helper(mode string, args []string) int {
 		for _, kv := range env {
 			fmt.Println(kv)
 		}
+		return 0
+	case "pipesize": // the capacity of the pipe that is our stdout
+		n, err := unix.FcntlInt(1, unix.F_GETPIPE_SZ, 0)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		fmt.Print(n)
 		return 0
 	case "pwd":
 		wd, _ := os.Getwd()

@@ -76,7 +76,7 @@ func (r *Runner) Start(ctx context.Context, c Cmd) (*Process, error) {
 	if p.stopSig == 0 {
 		p.stopSig = syscall.SIGTERM
 	}
-	if p.stdoutPipe, err = newStdoutPipe(); err != nil {
+	if p.stdoutPipe, err = newStdoutPipe(c.OnStdoutLine != nil); err != nil {
 		release()
 		return nil, fmt.Errorf("starting %s: %w", c.Name, err)
 	}

@@ -94,8 +94,8 @@ type Cmd struct {
 	// OnStdoutLine, when set, receives every stdout line (without its
 	// newline), including those past MaxOutput, from the goroutine draining
 	// the pipe. The slice is only valid during the call, and a slow callback
-	// stalls the child once the pipe fills (1 MiB where the kernel allows:
-	// stdoutPipeSize).
+	// stalls the child once the pipe fills (1 MiB for such a child, where
+	// the kernel allows: stdoutPipeSize).
 	OnStdoutLine func(line []byte)
 	// StdoutNUL makes OnStdoutLine's lines end at a NUL byte rather than a
 	// newline, for output made to be split so (rg --null --files, find

@@ -9,16 +9,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// stdoutPipeSize is the capacity asked for a child's stdout pipe, where the
-// kernel's default is 64 KiB. A child writing while the server is busy
-// with what it already read (a search checking each name rg listed, on
-// two CPUs that rg's own threads keep busy) blocks on a full pipe, and rg
-// blocks all its walking threads behind the one that prints: 1.7 ms a
-// search_files call of 400 KB, up to 30 ms for one write (bench/RESULTS.md,
-// issue 20). The pages are the kernel's and are taken only as output
-// waits unread, so this bounds, per child, what may wait, not what is
-// used; where the kernel refuses it (an unprivileged user past
-// fs.pipe-user-pages-soft), the pipe keeps its size.
+// stdoutPipeSize is the capacity asked for the stdout pipe of a child whose
+// lines a callback takes (Cmd.OnStdoutLine), where the kernel's default is
+// 64 KiB. A child writing while the server is busy with what it already
+// read (a search checking each name rg listed, on two CPUs that rg's own
+// threads keep busy) blocks on a full pipe, and rg blocks all its walking
+// threads behind the one that prints: 1.7 to 3.4 ms of a search_files call
+// listing 400 KB, up to 30 ms for one write (bench/RESULTS.md, issue 20).
+// The pages are the kernel's and are taken only as output waits unread,
+// but the capacity counts against the user's fs.pipe-user-pages-soft, past
+// which an unprivileged user's new pipes get two pages: so only the
+// children whose reader does work per line get it, and where the kernel
+// refuses it the pipe keeps its size.
 const stdoutPipeSize = 1 << 20
 
 // stdoutReadSize is how much one read takes from that pipe.
@@ -33,13 +35,16 @@ type stdoutPipe struct {
 	err     error         // why drain stopped before EOF, if it did
 }
 
-func newStdoutPipe() (*stdoutPipe, error) {
+// newStdoutPipe makes the pipe, of stdoutPipeSize when wide.
+func newStdoutPipe(wide bool) (*stdoutPipe, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	// Best effort: a pipe of the default size is only slower.
-	_, _ = unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, stdoutPipeSize)
+	if wide {
+		// Best effort: a pipe of the default size is only slower.
+		_, _ = unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, stdoutPipeSize)
+	}
 	return &stdoutPipe{r: r, w: w, drained: make(chan struct{})}, nil
 }
 

@@ -33,3 +33,29 @@ func TestSlowReaderDoesNotStallTheChild(t *testing.T) {
 		t.Errorf("Wait = exit %d, %d bytes, %v; want exit 0, %d bytes, no error", res.ExitCode, res.StdoutBytes, err, total)
 	}
 }
+
+// TestStdoutPipeWideOnlyForLines: the child whose lines a callback takes
+// gets a stdout pipe of stdoutPipeSize; any other keeps the kernel's
+// default, which counts less against the user's pipe pages.
+func TestStdoutPipeWideOnlyForLines(t *testing.T) {
+	r, name := newHelperRunner(t, 0)
+	size := func(lines bool) int {
+		cmd := helperCmd(name, "pipesize")
+		if lines {
+			cmd.OnStdoutLine = func([]byte) {}
+		}
+		res, err := r.Run(context.Background(), cmd)
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("Run = exit %d, %v: %s", res.ExitCode, err, res.Stderr)
+		}
+		n, err := strconv.Atoi(string(res.Stdout))
+		if err != nil {
+			t.Fatalf("pipe size %q: %v", res.Stdout, err)
+		}
+		return n
+	}
+	wide, plain := size(true), size(false)
+	if wide != stdoutPipeSize || plain >= wide {
+		t.Errorf("stdout pipe of %d bytes with a line callback, %d without; want %d and less", wide, plain, stdoutPipeSize)
+	}
+}
