@@ -63,3 +63,20 @@ func TestLinesLenInChunksMatchesTheEncoding(t *testing.T) {
 		}
 	}
 }
+
+// A count that panics on a helper goroutine panics the caller, as it
+// would have counting alone, so that the runner turns it into the call's
+// error (run.go) instead of the panic ending the server.
+func TestSumInChunksPanicReachesTheCaller(t *testing.T) {
+	for range 100 {
+		func() {
+			defer func() {
+				if p := recover(); p != "counting" {
+					t.Fatalf("recovered %v; want the count's panic", p)
+				}
+			}()
+			sumInChunks(64, 1, 4, func(lo, hi int) int64 { panic("counting") })
+			t.Fatal("sumInChunks returned")
+		}()
+	}
+}
