@@ -12,12 +12,12 @@ import (
 // prepared once and kept: a handle written after the answer has its ID
 // checked on the answer's path (reserveID), where preparing the query on
 // every call, as QueryRowContext does, cost about a third of the check's
-// 0.3 ms (bench/RESULTS.md, "The handle's ID checked with a kept
-// statement"). Each check still runs as its own read of the database, so
-// it sees every handle committed before it, by this process or another one
-// sharing the state directory; database/sql prepares the statement again
-// on a connection that has not seen it, and SQLite again after a schema
-// change.
+// 0.35 ms after rg's run (bench/RESULTS.md, "A handle made on the answer's
+// path costs less"). Each check still runs as its own read of the
+// database, so it sees every handle committed before it, by this process
+// or another one sharing the state directory; database/sql prepares the
+// statement again on a connection that has not seen it, and SQLite again
+// after a schema change.
 //
 // The statement is prepared by the first check, not by Open, since the
 // database is opened by its first use (lazy.go); a failed prepare is

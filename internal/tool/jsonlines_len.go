@@ -13,10 +13,11 @@ import (
 // bounds and linked in the answer before its lines are written, after the
 // answer (putLines). For search_content's 2,500 hits, about 1 MB, the
 // writing cost the call 1.3 to 4 ms; sizing reads each string once, eight
-// plain bytes at a time (JSONStringLen), and allocates nothing. It still
-// took about 2.5 ms of that call's path, on one CPU while the others sat
-// idle once rg had exited: many items are counted in chunks on every CPU
-// (linesLenOn).
+// plain bytes at a time (JSONStringLen). It still took 1 to 2.5 ms of
+// that call's path, on one CPU while the other sat idle once rg had
+// exited: many items are counted in chunks on every CPU (linesLenOn),
+// which halves that when the other CPU is awake and takes about 0.1 ms
+// off when it must first wake up (bench/RESULTS.md).
 func linesLen[T any](p *linePlan, items []T) int64 {
 	return linesLenOn(p, items, runtime.GOMAXPROCS(0))
 }
