@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"maps"
@@ -172,7 +171,7 @@ func (s *Store) reserveID(ctx context.Context, nh *newHandleRow) (*pendingWrite,
 		if w == nil {
 			continue // the ID is pending already
 		}
-		if taken, err := s.idTaken(ctx, id); err != nil || taken {
+		if taken, err := s.ids.taken(ctx, id); err != nil || taken {
 			s.pending.release(id, w, nil, time.Time{})
 			if err != nil {
 				return nil, err
@@ -204,20 +203,6 @@ func (s *Store) writePending(nh *newHandleRow, w *pendingWrite, payload func() (
 		err = fmt.Errorf("handle %s: %w: the result it names could not be stored after the call answered (%v)", nh.h.ID, ErrHandleNotKept, err)
 	}
 	s.pending.release(nh.h.ID, w, err, nh.h.Expires)
-}
-
-// idTaken reports whether a committed handle has id: the ID of a pending
-// write is chosen before its insert, which then cannot pick another.
-func (s *Store) idTaken(ctx context.Context, id string) (bool, error) {
-	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM handles WHERE id = ?`, id).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("storing a handle: %w", err)
-	}
-	return true, nil
 }
 
 // reserve registers a write of size bytes under id. It returns room false

@@ -9,6 +9,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -49,6 +50,7 @@ type Store struct {
 	calls    *callQueue // the background writer of call records
 	ckpt     *checkpointer
 	pending  *pendingHandles // handles given out, written after the answer
+	ids      *idCheck        // whether a committed handle has an ID (reserveID)
 	// connector opens the database at its first use; see lazy.go.
 	connector *migratingConnector
 }
@@ -105,6 +107,7 @@ func Open(ctx context.Context, opts *Options) (*Store, error) {
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(4)
 	s.db = db
+	s.ids = &idCheck{db: db}
 	s.ckpt = newCheckpointer(db, s.log)
 	if !headerTrusted {
 		if err := db.PingContext(ctx); err != nil {
@@ -124,7 +127,7 @@ func (s *Store) Close() error {
 	s.pending.close()
 	s.calls.close()
 	s.ckpt.close()
-	return s.db.Close()
+	return errors.Join(s.ids.close(), s.db.Close())
 }
 
 // dsn builds the driver's data source name. The pragmas run on every new

@@ -1,6 +1,9 @@
 package tool
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // A page of text must fit the output cap as JSON, not as bytes: a quote, a
 // backslash or a newline takes two bytes in a JSON string, a control byte
@@ -48,11 +51,18 @@ func JSONStringLen(s string) int {
 			_ = s[i+7]
 			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if needsLook8(x) == 0 {
+			look := needsLook8(x)
+			if look == 0 {
 				n += 8
 				i += 8
 				continue
 			}
+			// The bytes before the first that needs a look are plain:
+			// counted at once, as appendJSONString skips them, rather
+			// than one at a time, each with a look at the eight after it.
+			k := bits.TrailingZeros64(look) / 8
+			n += k
+			i += k
 		}
 		if c := s[i]; c < utf8.RuneSelf {
 			n += int(jsonByteLen[c])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"runtime"
 	"slices"
 )
 
@@ -12,13 +13,30 @@ import (
 // bounds and linked in the answer before its lines are written, after the
 // answer (putLines). For search_content's 2,500 hits, about 1 MB, the
 // writing cost the call 1.3 to 4 ms; sizing reads each string once, eight
-// plain bytes at a time (JSONStringLen), and allocates nothing.
+// plain bytes at a time (JSONStringLen). It still took 1 to 2.5 ms of
+// that call's path, on one CPU while the other sat idle once rg had
+// exited: many items are counted in chunks on every CPU (linesLenOn),
+// which halves that when the other CPU is awake and takes about 0.1 ms
+// off when it must first wake up (bench/RESULTS.md).
 func linesLen[T any](p *linePlan, items []T) int64 {
-	var n int64
-	for i := range items {
-		n += int64(p.itemLen(reflect.ValueOf(&items[i]).Elem())) + 1 // the '\n'
-	}
-	return n
+	return linesLenOn(p, items, runtime.GOMAXPROCS(0))
+}
+
+// linesLenChunk is the items a goroutine of linesLen counts at a time:
+// tens of microseconds of search hits, so that starting a goroutine is
+// worth it and the last chunk holds back the others little.
+const linesLenChunk = 64
+
+// linesLenOn is linesLen counted on up to workers goroutines; the sum is
+// the same for any number.
+func linesLenOn[T any](p *linePlan, items []T, workers int) int64 {
+	return sumInChunks(len(items), linesLenChunk, workers, func(lo, hi int) int64 {
+		var n int64
+		for i := lo; i < hi; i++ {
+			n += int64(p.itemLen(reflect.ValueOf(&items[i]).Elem())) + 1 // the '\n'
+		}
+		return n
+	})
 }
 
 // itemLen is the length of appendItem(v): every choice appendItem makes,
