@@ -47,7 +47,24 @@ func ShowName(name string) string {
 	return b.String()
 }
 
+// needsEscape reports whether ShowName changes name. Its ASCII bytes are
+// looked at one by one, and runes decoded only from the first byte that is
+// not ASCII: a search shows thousands of plain names.
 func needsEscape(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= utf8.RuneSelf {
+			return runesNeedEscape(name[i:])
+		}
+		if c == '\\' || c < 0x20 || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// runesNeedEscape is needsEscape for a name that is not all ASCII.
+func runesNeedEscape(name string) bool {
 	if !utf8.ValidString(name) {
 		return true
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestShowName(t *testing.T) {
@@ -75,5 +76,33 @@ func TestResolveEscapedName(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(dir, `lit\q`), []byte("x"), 0o644))
 	if l, err := s.Resolve(`lit\q`); err != nil || l.Rel != `lit\q` {
 		t.Errorf(`a backslash starting no escape is taken literally: %+v %v`, l, err)
+	}
+}
+
+// TestNeedsEscapeLooksAtEveryRune: the ASCII fast path says what a look at
+// every rune says, for names plain, escaped anywhere, or not UTF-8 after a
+// plain prefix.
+func TestNeedsEscapeLooksAtEveryRune(t *testing.T) {
+	everyRune := func(name string) bool {
+		if !utf8.ValidString(name) {
+			return true
+		}
+		for _, r := range name {
+			if r == '\\' || r < 0x20 || r == 0x7f || invisible(r) {
+				return true
+			}
+		}
+		return false
+	}
+	parts := []string{"", "a", "plain_test.go", `\`, "\x00", "\x1f", "\x7f", "é", "\u202e", "\u200b", "\u2028", "\xff", "\xc3", "日本", "\u0085"}
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range parts {
+				name := a + b + c
+				if got, want := needsEscape(name), everyRune(name); got != want {
+					t.Errorf("needsEscape(%q) = %v, want %v", name, got, want)
+				}
+			}
+		}
 	}
 }

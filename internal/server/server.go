@@ -110,9 +110,10 @@ func New(opts Options) (*Server, error) {
 		Handles: s.putHandle,
 		// A listing's lines are sized at once and written with the
 		// handle, after the answer.
-		HandlesLater: s.opts.Store.PutHandleLater,
-		Admission:    s.load,
-		Confirm:      confirm,
+		HandlesLater:  s.opts.Store.PutHandleLater,
+		HandleIDAhead: s.opts.Store.CheckIDAhead,
+		Admission:     s.load,
+		Confirm:       confirm,
 		Limits: func(spec tool.Spec) tool.Limits {
 			t, c := opts.Config.ToolLimits(spec.Name, spec.Timeout, spec.OutputCap)
 			return tool.Limits{Timeout: t, OutputCap: c}

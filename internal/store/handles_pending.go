@@ -159,9 +159,12 @@ func encodedPayload(nh *newHandleRow, encode func() []byte) ([]byte, error) {
 // caller writes inline, counted so.
 func (s *Store) reserveID(ctx context.Context, nh *newHandleRow) (*pendingWrite, error) {
 	for attempt := 0; attempt < 4; attempt++ {
-		id, err := newID(nh.h.Type, nh.h.Created)
-		if err != nil {
-			return nil, err
+		id, checked := s.ahead.take(nh.h.Type, nh.h.Created)
+		if !checked {
+			var err error
+			if id, err = newID(nh.h.Type, nh.h.Created); err != nil {
+				return nil, err
+			}
 		}
 		w, room := s.pending.reserve(id, nh.h.Size)
 		if !room {
@@ -171,12 +174,14 @@ func (s *Store) reserveID(ctx context.Context, nh *newHandleRow) (*pendingWrite,
 		if w == nil {
 			continue // the ID is pending already
 		}
-		if taken, err := s.ids.taken(ctx, id); err != nil || taken {
-			s.pending.release(id, w, nil, time.Time{})
-			if err != nil {
-				return nil, err
+		if !checked { // one checked ahead was checked against the committed handles
+			if taken, err := s.ids.taken(ctx, id); err != nil || taken {
+				s.pending.release(id, w, nil, time.Time{})
+				if err != nil {
+					return nil, err
+				}
+				continue
 			}
-			continue
 		}
 		nh.h.ID = id
 		s.pending.deferred.Add(1)

@@ -51,6 +51,7 @@ type Store struct {
 	ckpt     *checkpointer
 	pending  *pendingHandles // handles given out, written after the answer
 	ids      *idCheck        // whether a committed handle has an ID (reserveID)
+	ahead    aheadIDs        // IDs checked ahead (CheckIDAhead)
 	// connector opens the database at its first use; see lazy.go.
 	connector *migratingConnector
 }

@@ -33,6 +33,7 @@ type Call struct {
 
 	handles     HandleSink
 	later       LaterHandleSink
+	idAhead     func(typ string)
 	progress    ProgressFunc
 	clientRoots ClientRootsFunc
 	tools       Caller
@@ -58,8 +59,18 @@ const maxWarnings = 50
 func (r *Runner) newCall(inv Invocation, lim Limits) *Call {
 	return &Call{
 		Tool: inv.Def.Spec.Name, Session: inv.Session,
-		handles: r.Handles, later: r.HandlesLater, progress: inv.Progress, clientRoots: inv.ClientRoots, tools: inv.Tools,
+		handles: r.Handles, later: r.HandlesLater, idAhead: r.HandleIDAhead, progress: inv.Progress, clientRoots: inv.ClientRoots, tools: inv.Tools,
 		outputCap: lim.OutputCap, facts: inv.Def.Spec.Facts, gate: gate{policy: r.Confirm, asking: inv.Asking},
+	}
+}
+
+// HandleLikely says the call will likely keep a handle of typ (a search
+// whose hits may pass max_results), so that the store chooses and checks
+// its ID now, while the call works, rather than on the answer's path. It
+// changes nothing the call answers.
+func (c *Call) HandleLikely(typ string) {
+	if c.idAhead != nil {
+		c.idAhead(typ)
 	}
 }
 

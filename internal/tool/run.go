@@ -26,6 +26,10 @@ type Runner struct {
 	// HandlesLater, when set, keeps the lines of PutLines written after
 	// the answer; Handles is still needed, and used for every other put.
 	HandlesLater LaterHandleSink
+	// HandleIDAhead, when set, chooses and checks the ID of a handle of
+	// the type given that a call will likely keep (Call.HandleLikely),
+	// off the answer's path.
+	HandleIDAhead func(typ string)
 	// Limits resolves a tool's bounds; nil means the spec's, with a 15 s
 	// timeout and a 64 KiB cap where the spec says nothing.
 	Limits func(spec Spec) Limits

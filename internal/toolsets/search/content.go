@@ -246,6 +246,9 @@ func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn, call 
 		}
 		lines = append(lines, ln)
 		n++
+		if n == req.limit+1 {
+			call.HandleLikely("search_hits") // likely more hits than are shown
+		}
 		if n > hitCap {
 			complete = false
 			return false

@@ -108,6 +108,9 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 			return false
 		}
 		runs.add(rel)
+		if runs.len() == in.MaxResults+1 {
+			call.HandleLikely("search_files") // more than are shown: the rest go to a handle
+		}
 		return true
 	}
 	if eng == "rg" {
