@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"unicode/utf8"
 )
 
 func TestShowName(t *testing.T) {
@@ -80,26 +79,15 @@ func TestResolveEscapedName(t *testing.T) {
 }
 
 // TestNeedsEscapeLooksAtEveryRune: the ASCII fast path says what a look at
-// every rune says, for names plain, escaped anywhere, or not UTF-8 after a
-// plain prefix.
+// every rune of the name (runesNeedEscape, which it hands the rest to) says,
+// for names plain, escaped anywhere, or not UTF-8 after a plain prefix.
 func TestNeedsEscapeLooksAtEveryRune(t *testing.T) {
-	everyRune := func(name string) bool {
-		if !utf8.ValidString(name) {
-			return true
-		}
-		for _, r := range name {
-			if r == '\\' || r < 0x20 || r == 0x7f || invisible(r) {
-				return true
-			}
-		}
-		return false
-	}
 	parts := []string{"", "a", "plain_test.go", `\`, "\x00", "\x1f", "\x7f", "é", "\u202e", "\u200b", "\u2028", "\xff", "\xc3", "日本", "\u0085"}
 	for _, a := range parts {
 		for _, b := range parts {
 			for _, c := range parts {
 				name := a + b + c
-				if got, want := needsEscape(name), everyRune(name); got != want {
+				if got, want := needsEscape(name), runesNeedEscape(name); got != want {
 					t.Errorf("needsEscape(%q) = %v, want %v", name, got, want)
 				}
 			}
