@@ -22,6 +22,9 @@ import (
 type rawResponseTransport struct {
 	inner *mcp.IOTransport
 	out   io.Writer // the lockedWriter the SDK's writer writes to
+	// encoded holds the results that wrote their own JSON (selfencoded.go)
+	// until the connection writes them.
+	encoded *encodedResults
 }
 
 func (t *rawResponseTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -29,12 +32,13 @@ func (t *rawResponseTransport) Connect(ctx context.Context) (mcp.Connection, err
 	if err != nil {
 		return nil, err
 	}
-	return &rawResponseConn{Connection: c, out: t.out}, nil
+	return &rawResponseConn{Connection: c, out: t.out, encoded: t.encoded}, nil
 }
 
 type rawResponseConn struct {
 	mcp.Connection
-	out io.Writer
+	out     io.Writer
+	encoded *encodedResults
 }
 
 func (c *rawResponseConn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -42,19 +46,32 @@ func (c *rawResponseConn) Write(ctx context.Context, msg jsonrpc.Message) error 
 	if !ok || resp.Error != nil || len(resp.Result) == 0 || !resp.ID.IsValid() {
 		return c.Connection.Write(ctx, msg)
 	}
+	result := resp.Result
+	if js, ok := c.encoded.take(result); ok {
+		result = js // taken before anything can fail: nothing is held past this write
+	}
 	if err := ctx.Err(); err != nil {
 		return err // as the SDK's writer: no write on a done context
 	}
 	id, err := tool.MarshalJSON(resp.ID.Raw())
 	if err != nil {
-		return c.Connection.Write(ctx, msg)
+		return c.Connection.Write(ctx, &jsonrpc.Response{ID: resp.ID, Result: result})
 	}
-	line := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(resp.Result)+1)
+	line := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result)+1)
 	line = append(line, `{"jsonrpc":"2.0","id":`...)
 	line = append(line, id...)
 	line = append(line, `,"result":`...)
-	line = append(line, resp.Result...)
+	line = append(line, result...)
 	line = append(line, "}\n"...)
 	_, err = c.out.Write(line)
 	return err
+}
+
+// Close lets go of the results never written: the SDK closes the
+// connection once no call is left to answer.
+func (c *rawResponseConn) Close() error {
+	if c.encoded != nil {
+		c.encoded.release()
+	}
+	return c.Connection.Close()
 }
