@@ -46,23 +46,23 @@ func (c *rawResponseConn) Write(ctx context.Context, msg jsonrpc.Message) error 
 	if !ok || resp.Error != nil || len(resp.Result) == 0 || !resp.ID.IsValid() {
 		return c.Connection.Write(ctx, msg)
 	}
-	result := resp.Result
-	if js, ok := c.encoded.take(result); ok {
-		result = js // taken before anything can fail: nothing is held past this write
-	}
+	held, self := c.encoded.take(resp.Result) // before anything can fail: nothing is held past this write
 	if err := ctx.Err(); err != nil {
 		return err // as the SDK's writer: no write on a done context
 	}
 	id, err := tool.MarshalJSON(resp.ID.Raw())
 	if err != nil {
-		return c.Connection.Write(ctx, &jsonrpc.Response{ID: resp.ID, Result: result})
+		if self {
+			resp = &jsonrpc.Response{ID: resp.ID, Result: held.json()}
+		}
+		return c.Connection.Write(ctx, resp)
 	}
-	line := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result)+1)
-	line = append(line, `{"jsonrpc":"2.0","id":`...)
-	line = append(line, id...)
-	line = append(line, `,"result":`...)
-	line = append(line, result...)
-	line = append(line, "}\n"...)
+	var line []byte
+	if self {
+		line = held.line(id)
+	} else {
+		line = responseLine(id, resp.Result)
+	}
 	_, err = c.out.Write(line)
 	return err
 }

@@ -35,7 +35,53 @@ const maxHeldResults = 64
 type encodedResults struct {
 	mu   sync.Mutex
 	next uint64
-	held map[uint64][]byte
+	held map[uint64]heldResult
+}
+
+// heldResult is a result's JSON, buf[at:], with room before it for the
+// head of its response line and after it for the tail: the line is made
+// in place, not copied again.
+type heldResult struct {
+	buf []byte
+	at  int
+}
+
+// lineHeadRoom is the room left before a result's JSON, enough for the
+// head of its line with an id of up to 32 bytes.
+const lineHeadRoom = len(responseHead) + len(resultMember) + 32
+
+// The JSON-RPC response line around a result.
+const (
+	responseHead = `{"jsonrpc":"2.0","id":`
+	resultMember = `,"result":`
+	responseTail = "}\n"
+)
+
+// responseLine is the response line for id around result.
+func responseLine(id, result []byte) []byte {
+	line := make([]byte, 0, len(responseHead)+len(id)+len(resultMember)+len(result)+len(responseTail))
+	line = append(line, responseHead...)
+	line = append(line, id...)
+	line = append(line, resultMember...)
+	line = append(line, result...)
+	return append(line, responseTail...)
+}
+
+// json is the result's JSON.
+func (h heldResult) json() []byte { return h.buf[h.at:] }
+
+// line is the response line for id around the result, made in place when
+// the head fits in the room before it.
+func (h heldResult) line(id []byte) []byte {
+	head := len(responseHead) + len(id) + len(resultMember)
+	if head > h.at {
+		return responseLine(id, h.json())
+	}
+	from := h.at - head
+	n := from + copy(h.buf[from:], responseHead)
+	n += copy(h.buf[n:], id)
+	copy(h.buf[n:], resultMember)
+	return append(h.buf[from:], responseTail...)
 }
 
 // tokenPrefix begins the token a held result's JSON stands for. A token
@@ -43,40 +89,40 @@ type encodedResults struct {
 // when it is the whole result.
 const tokenPrefix = `{"io.hostmcp/encoded":`
 
-// hold keeps js and returns the token that stands for it, or false when
+// hold keeps r and returns the token that stands for it, or false when
 // maxHeldResults are held already.
-func (e *encodedResults) hold(js []byte) ([]byte, bool) {
+func (e *encodedResults) hold(r heldResult) ([]byte, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if len(e.held) >= maxHeldResults {
 		return nil, false
 	}
 	if e.held == nil {
-		e.held = map[uint64][]byte{}
+		e.held = map[uint64]heldResult{}
 	}
 	e.next++
-	e.held[e.next] = js
+	e.held[e.next] = r
 	token := strconv.AppendUint([]byte(tokenPrefix), e.next, 10)
 	return append(token, '}'), true
 }
 
-// take returns the JSON result stands for, if it is a token this holds,
-// and lets it go.
-func (e *encodedResults) take(result []byte) ([]byte, bool) {
-	if e == nil || !bytes.HasPrefix(result, []byte(tokenPrefix)) || result[len(result)-1] != '}' {
-		return nil, false
+// take returns the result a token stands for, if this holds it, and
+// lets it go.
+func (e *encodedResults) take(token []byte) (heldResult, bool) {
+	if e == nil || !bytes.HasPrefix(token, []byte(tokenPrefix)) || token[len(token)-1] != '}' {
+		return heldResult{}, false
 	}
-	n, err := strconv.ParseUint(string(result[len(tokenPrefix):len(result)-1]), 10, 64)
+	n, err := strconv.ParseUint(string(token[len(tokenPrefix):len(token)-1]), 10, 64)
 	if err != nil {
-		return nil, false
+		return heldResult{}, false
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	js, ok := e.held[n]
+	r, ok := e.held[n]
 	if ok {
 		delete(e.held, n)
 	}
-	return js, ok
+	return r, ok
 }
 
 // release lets go of every result still held: the connection closes after
@@ -120,14 +166,23 @@ type selfEncodedResult struct {
 // connection; or the JSON itself when too many are held, which the SDK
 // then checks and writes as it does any result.
 func (r *selfEncodedResult) MarshalJSON() ([]byte, error) {
-	js, err := appendCallResult(nil, r.callResult)
+	buf, err := appendCallResult(make([]byte, lineHeadRoom, lineHeadRoom+callResultSize(r.callResult)+len(responseTail)), r.callResult)
 	if err != nil {
 		return nil, err
 	}
-	if token, ok := r.to.hold(js); ok {
+	held := heldResult{buf: buf, at: lineHeadRoom}
+	if token, ok := r.to.hold(held); ok {
 		return token, nil
 	}
-	return js, nil
+	return held.json(), nil
+}
+
+// callResultSize is about the size of r's JSON, a little over for the
+// text's escapes (a quote in about every eight bytes of an envelope), so
+// that appendCallResult seldom grows its buffer.
+func callResultSize(r *callResult) int {
+	text := len(r.Content[0].(textBlock).Text)
+	return 256 + text + text/8 + len(r.StructuredContent)
 }
 
 // appendCallResult appends r's JSON, byte for byte what encoding/json

@@ -274,7 +274,7 @@ func TestUnwrittenResultIsLetGo(t *testing.T) {
 func TestHeldResultsAreBounded(t *testing.T) {
 	var e encodedResults
 	for range maxHeldResults {
-		if _, ok := e.hold([]byte(`{}`)); !ok {
+		if _, ok := e.hold(heldResult{buf: []byte(`{}`)}); !ok {
 			t.Fatal("refused under the bound")
 		}
 	}
@@ -294,7 +294,7 @@ func TestHeldResultsAreBounded(t *testing.T) {
 // result is written as it is.
 func TestTakeOnlyItsOwnTokens(t *testing.T) {
 	var a, b encodedResults
-	token, _ := a.hold([]byte(`{"x":1}`))
+	token, _ := a.hold(heldResult{buf: []byte(`{"x":1}`)})
 	for _, tc := range []struct {
 		name   string
 		from   *encodedResults
@@ -307,9 +307,9 @@ func TestTakeOnlyItsOwnTokens(t *testing.T) {
 		{"its own", &a, string(token), true},
 		{"its own, again", &a, string(token), false},
 	} {
-		js, ok := tc.from.take([]byte(tc.result))
-		if ok != tc.ok || ok && string(js) != `{"x":1}` {
-			t.Errorf("%s: take = %s, %v; want ok %v", tc.name, js, ok, tc.ok)
+		held, ok := tc.from.take([]byte(tc.result))
+		if ok != tc.ok || ok && string(held.json()) != `{"x":1}` {
+			t.Errorf("%s: take = %s, %v; want ok %v", tc.name, held.buf, ok, tc.ok)
 		}
 	}
 }
@@ -342,5 +342,23 @@ func TestHTTPCallResultUnchanged(t *testing.T) {
 	}
 	if d := cmp.Diff(decodeJSON(t, want), decodeJSON(t, gotJS)); d != "" {
 		t.Errorf("HTTP result differs from the SDK's (-sdk +http):\n%s", d)
+	}
+}
+
+// stdioCallContext is the context ServeStdio gives t's requests.
+func stdioCallContext(ctx context.Context, t *rawResponseTransport) context.Context {
+	return withEncodedResults(ctx, t.encoded)
+}
+
+// A held result's line is made in the room before it when its id fits
+// there, and copied when not: the same line either way.
+func TestHeldResultLine(t *testing.T) {
+	js := `{"content":[]}`
+	for _, id := range []string{`7`, `"` + strings.Repeat("i", 30) + `"`, `"` + strings.Repeat("d", 31) + `"`, `"` + strings.Repeat("x", 200) + `"`} {
+		buf := append(make([]byte, lineHeadRoom, lineHeadRoom+len(js)+len(responseTail)), js...)
+		got := heldResult{buf: buf, at: lineHeadRoom}.line([]byte(id))
+		if want := `{"jsonrpc":"2.0","id":` + id + `,"result":` + js + "}\n"; string(got) != want {
+			t.Errorf("id %.40s: line\n%s\nwant\n%s", id, got, want)
+		}
 	}
 }
