@@ -13,24 +13,37 @@ import (
 	"github.com/hostmcp/hostmcp/internal/tool"
 )
 
-// searchAnswer is a tools/call result like search_content's for
-// content-many (bench/RESULTS.md): 194 hits with three lines of Go around
-// each, an envelope of about 65 KB, as text and as structuredContent,
-// with the call's provenance in _meta.
-func searchAnswer(b *testing.B) *mcp.CallToolResult {
-	type hit struct {
-		Path    string   `json:"path"`
-		Line    int      `json:"line"`
-		Text    string   `json:"text"`
-		Context []string `json:"context"`
-	}
-	hits := make([]hit, 194)
+// searchHit is a hit of search_content: a line and the lines around it.
+type searchHit struct {
+	Path    string   `json:"path"`
+	Line    int      `json:"line"`
+	Text    string   `json:"text"`
+	Context []string `json:"context"`
+}
+
+// searchData is data like search_content's for content-many
+// (bench/RESULTS.md): 192 hits with three lines of Go around each.
+type searchData struct {
+	Hits   []searchHit `json:"hits"`
+	Total  int         `json:"total"`
+	Handle string      `json:"handle"`
+}
+
+func newSearchData() searchData {
+	hits := make([]searchHit, 192)
 	for i := range hits {
-		hits[i] = hit{Path: fmt.Sprintf("/usr/local/go/src/net/http/h2_bundle_%d.go", i), Line: 1000 + i,
+		hits[i] = searchHit{Path: fmt.Sprintf("/usr/local/go/src/net/http/h2_bundle_%d.go", i), Line: 1000 + i,
 			Text:    "\t\treturn errors.New(\"http2: invalid header field value for \\\"<name>\\\"\")",
-			Context: []string{"\tif !httpguts.ValidHeaderFieldValue(v) {", "\t\t// Don't include the value in the error, because it may be sensitive.", "\t}"}}
+			Context: []string{"\tif !httpguts.ValidHeaderFieldValue(v) { // RFC 7230 section 3.2, the field-value rule", "\t\t// Don't include the value in the error, because it may be sensitive.", "\t}"}}
 	}
-	env, err := tool.MarshalJSON(map[string]any{"success": true, "data": map[string]any{"hits": hits, "total": 2500, "handle": "H_0123456789abcdef"}})
+	return searchData{Hits: hits, Total: 2500, Handle: "H_0123456789abcdef"}
+}
+
+// searchAnswer is the tools/call result of newSearchData: an envelope of
+// about 65 KB as text and as structuredContent, with the call's
+// provenance in _meta.
+func searchAnswer(b *testing.B) *mcp.CallToolResult {
+	env, err := tool.MarshalJSON(map[string]any{"success": true, "data": newSearchData()})
 	if err != nil {
 		b.Fatal(err)
 	}
