@@ -15,9 +15,11 @@ import (
 // JSON-RPC message again, and encoding/json compacts the result (already
 // compact JSON the SDK made) a further time, byte by byte. The line
 // written is the same: {"jsonrpc":"2.0","id":...,"result":...} and a
-// newline, in one Write. Everything else (requests and notifications the
-// server sends, error responses, a response with no result) goes through
-// the SDK's writer unchanged. No batch ever reaches the SDK (the frame
+// newline, in one Write; a tools/call result that encoded itself for this
+// connection (selfencoded.go) comes as a token, swapped back for its JSON,
+// around which the line is made in place. Everything else (requests and
+// notifications the server sends, error responses, a response with no
+// result) goes through the SDK's writer unchanged. No batch ever reaches the SDK (the frame
 // guard refuses them), so no response completes one.
 type rawResponseTransport struct {
 	inner *mcp.IOTransport
@@ -74,4 +76,21 @@ func (c *rawResponseConn) Close() error {
 		c.encoded.release()
 	}
 	return c.Connection.Close()
+}
+
+// The JSON-RPC response line around a result.
+const (
+	responseHead = `{"jsonrpc":"2.0","id":`
+	resultMember = `,"result":`
+	responseTail = "}\n"
+)
+
+// responseLine is the response line for id around result.
+func responseLine(id, result []byte) []byte {
+	line := make([]byte, 0, len(responseHead)+len(id)+len(resultMember)+len(result)+len(responseTail))
+	line = append(line, responseHead...)
+	line = append(line, id...)
+	line = append(line, resultMember...)
+	line = append(line, result...)
+	return append(line, responseTail...)
 }

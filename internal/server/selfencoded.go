@@ -50,23 +50,6 @@ type heldResult struct {
 // head of its line with an id of up to 32 bytes.
 const lineHeadRoom = len(responseHead) + len(resultMember) + 32
 
-// The JSON-RPC response line around a result.
-const (
-	responseHead = `{"jsonrpc":"2.0","id":`
-	resultMember = `,"result":`
-	responseTail = "}\n"
-)
-
-// responseLine is the response line for id around result.
-func responseLine(id, result []byte) []byte {
-	line := make([]byte, 0, len(responseHead)+len(id)+len(resultMember)+len(result)+len(responseTail))
-	line = append(line, responseHead...)
-	line = append(line, id...)
-	line = append(line, resultMember...)
-	line = append(line, result...)
-	return append(line, responseTail...)
-}
-
 // json is the result's JSON.
 func (h heldResult) json() []byte { return h.buf[h.at:] }
 
