@@ -39,12 +39,16 @@ type textBlock struct {
 }
 
 // encodeCallResults is a receiving middleware, outside every one that
-// shapes results: the CallToolResult it sees is the one to send.
+// shapes results: the CallToolResult it sees is the one to send. Over
+// stdio the result writes its own JSON (selfencoded.go).
 func encodeCallResults(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		if r, ok := res.(*mcp.CallToolResult); ok && err == nil && spliceable(r) {
 			if plain, ok := plainResult(r); ok {
+				if to := encodedResultsOf(ctx); to != nil {
+					return &selfEncodedResult{callResult: plain, to: to}, nil
+				}
 				return plain, nil
 			}
 		}

@@ -20,20 +20,29 @@ import (
 // the session goes on. A message over maxMessage bytes is never held whole:
 // it is scanned as it streams past and answered under its own id.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, maxMessage int) error {
-	return s.mcp.Run(ctx, stdioTransport(in, out, maxMessage))
+	return serveStdio(ctx, s.mcp, stdioTransport(in, out, maxMessage))
+}
+
+// serveStdio runs srv on t, whose connection writes the tools/call results
+// that encode themselves for it (selfencoded.go).
+func serveStdio(ctx context.Context, srv *mcp.Server, t *rawResponseTransport) error {
+	return srv.Run(withEncodedResults(ctx, t.encoded), t)
 }
 
 // stdioTransport is the SDK's stdio transport reading through a frameGuard.
 // The SDK's own frame limit stays as a second bound: a message handed on
 // is at most maxMessage bytes and a newline. The responses to requests the
 // client cancelled are not written; the others are written without a
-// second encoding (rawResponseTransport).
-func stdioTransport(in io.Reader, out io.Writer, maxMessage int) mcp.Transport {
+// second encoding (rawResponseTransport), a tools/call result as it
+// encoded itself for a context marked with the transport's encoded
+// (ServeStdio).
+func stdioTransport(in io.Reader, out io.Writer, maxMessage int) *rawResponseTransport {
 	cancelled := &cancelledCalls{}
 	w := &lockedWriter{w: out, cancelled: cancelled}
 	g := newFrameGuard(bufio.NewReaderSize(in, 64<<10), maxMessage, w)
 	g.cancelled = cancelled
-	return &rawResponseTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(g), Writer: w, MaxLineLength: maxMessage + 1}, out: w}
+	return &rawResponseTransport{inner: &mcp.IOTransport{Reader: io.NopCloser(g), Writer: w, MaxLineLength: maxMessage + 1}, out: w,
+		encoded: &encodedResults{}}
 }
 
 // lockedWriter serialises whole-message writes from the SDK and the guard,

@@ -25,16 +25,23 @@ func BenchmarkStdioCall(b *testing.B) {
 	for i := range 200 {
 		fmt.Fprintf(&lines, "2026-11-22T10:%02d:%02d.%06dZ INFO GET /api/v1/items/%08d status=200 \"ok\" served in %03dms\n", i/60, i%60, i, i, i%997)
 	}
-	content := lines.String()
+	benchStdioCall(b, struct {
+		Content string `json:"content"`
+	}{lines.String()})
+}
+
+// BenchmarkStdioCallSearchAnswer is BenchmarkStdioCall whose tool answers
+// newSearchData, an envelope of about 65 KB (what search_content answers
+// for content-many).
+func BenchmarkStdioCallSearchAnswer(b *testing.B) {
+	benchStdioCall(b, newSearchData())
+}
+
+// benchStdioCall measures a tools/call over stdio whose tool answers data.
+func benchStdioCall[T any](b *testing.B, data T) {
 	set := fakeSet("bench", true)
-	set.Tools = append(set.Tools, tool.New(tool.Spec{Name: "bench_read", Title: "read", Description: "answers 200 lines", Kind: tool.ReadOnly},
-		func(context.Context, *tool.Call, noIn) (struct {
-			Content string `json:"content"`
-		}, error) {
-			return struct {
-				Content string `json:"content"`
-			}{content}, nil
-		}))
+	set.Tools = append(set.Tools, tool.New(tool.Spec{Name: "bench_read", Title: "read", Description: "answers its data", Kind: tool.ReadOnly},
+		func(context.Context, *tool.Call, noIn) (T, error) { return data, nil }))
 	cfg := config.Default(b.TempDir(), 0, func(string) string { return "" })
 	cfg.Confirm.Tools = nil
 	cfg.Load.CallsPerSecond, cfg.Load.Burst = 1e9, 1e9
@@ -69,8 +76,9 @@ func BenchmarkStdioCall(b *testing.B) {
 		b.Fatal(err)
 	}
 	req := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bench_read","arguments":{}}}`
-	if ans := call(req); !strings.Contains(ans, `"isError"`) && !strings.Contains(ans, `"success":true`) {
-		b.Fatalf("answer: %.300s", ans)
+	ans := call(req)
+	if !strings.Contains(ans, `"success":true`) || strings.Contains(ans, `"truncated":true`) {
+		b.Fatalf("not a whole answer: %.300s", ans)
 	}
 	b.ReportAllocs()
 	cpu := cpuTime(b)
@@ -78,4 +86,5 @@ func BenchmarkStdioCall(b *testing.B) {
 		call(req)
 	}
 	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(len(ans)), "line-bytes")
 }
