@@ -264,3 +264,22 @@ func strictlyBelow(dir, p string) (string, bool) {
 	rel, ok := strings.CutPrefix(p, dir)
 	return rel, ok && rel != ""
 }
+
+// SingleDeviceFS reports whether the fence's start lies on a file system
+// type whose directories all share its device unless something is mounted
+// on them (ext2/3/4, xfs, tmpfs): there, with no mount point below the
+// start, a walk told to stay on one file system (rg --one-file-system)
+// walks exactly what one not told so does. Others may change devices
+// without a mount (btrfs and bcachefs subvolumes, a network file system's
+// automounted exports) or are not known to this list, and get false.
+func (f *Fence) SingleDeviceFS() bool {
+	var st unix.Statfs_t
+	if err := unix.Fstatfs(int(f.start.Fd()), &st); err != nil {
+		return false
+	}
+	switch uint32(st.Type) {
+	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.TMPFS_MAGIC:
+		return true
+	}
+	return false
+}

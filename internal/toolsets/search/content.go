@@ -222,7 +222,7 @@ func hasUpper(pattern string, literal bool) bool {
 // in during its walk. rg prints each file's lines together, so a file is
 // checked as soon as the next one begins, while rg goes on searching.
 func (s *Set) contentRg(ctx context.Context, req *searchReq, in contentIn, call *tool.Call) ([]Hit, bool, error) {
-	args := rgContentArgs(&req.opt, in, req.ignoreCase)
+	args := rgContentArgs(req.rgOptions(), in, req.ignoreCase)
 	reported := req.fence.Reported()
 	defer reported.Close()
 	v := startVerify(ctx, req, reported)

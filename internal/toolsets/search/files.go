@@ -118,7 +118,7 @@ func (s *Set) handleFiles(ctx context.Context, call *tool.Call, in filesIn) (fil
 		reported := req.fence.Reported()
 		// --null ends each path with a NUL, which no name holds: a name
 		// with a newline comes whole, never as two paths.
-		_, err = runRg(ctx, s.exec, req.loc, append(rgBase(&req.opt), "--files", "--null"), true, func(line []byte) bool {
+		_, err = runRg(ctx, s.exec, req.loc, append(rgBase(req.rgOptions()), "--files", "--null"), true, func(line []byte) bool {
 			// rg prints every path as "./...": anything else is not one.
 			if !bytes.HasPrefix(line, []byte("./")) {
 				return true

@@ -27,6 +27,32 @@ func (r *searchReq) open(rel string) (*os.File, fs.FileInfo, error) {
 	return f, st, nil
 }
 
+// flatBelow reports whether nothing but the root's own file system lies
+// below the search root: no mount point below it in the server's mount
+// table, on a file system type that changes devices only where something
+// is mounted (fsroot.Fence.SingleDeviceFS). There rg's --one-file-system
+// changes nothing it walks and costs it a look at every directory's
+// device: 1.6 of a 28 ms search_files over GOROOT/src, 1.2 of 98 ms for
+// content. Either way the fence drops every file rg reports from another
+// mount or device (fsroot.Reported), so a mount made during the walk is
+// not shown from, only walked by rg, which Landlock still keeps below the
+// root. When the table cannot be read, it reports false.
+func (r *searchReq) flatBelow() bool {
+	if !r.fence.SingleDeviceFS() {
+		return false
+	}
+	mps, err := r.mounts.mountPoints()
+	return err == nil && len(r.fence.MountsBelow(mps)) == 0
+}
+
+// rgOptions are the walk settings for rg, flat worked out.
+func (r *searchReq) rgOptions() *options {
+	if !r.opt.cross {
+		r.opt.flat = r.flatBelow()
+	}
+	return &r.opt
+}
+
 // warnMounts names the mount points the search left out. The native walker
 // records those it met; rg's --one-file-system skips them silently, so for
 // rg they are the mount points the kernel lists below the search root.

@@ -3,6 +3,7 @@ package search
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/hostmcp/hostmcp/internal/fsroot"
@@ -54,5 +55,55 @@ func TestOpenRefusesFilesOnAnotherMount(t *testing.T) {
 				f.Close()
 			}
 		}
+	}
+}
+
+// rg is told to stay on the root's file system (--one-file-system) only
+// where another one could be met below the root: a mount point below it,
+// or a file system whose devices change without mounts. On a plain tree
+// the flag changes nothing rg walks and only costs it time.
+func TestRgStaysOnTheFileSystemWhereAnotherLiesBelow(t *testing.T) {
+	testutil.RequireRoot(t)
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "tm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	roots, err := fsroot.Open([]fsroot.Spec{{Path: dir}, {Path: "/proc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer roots.Close()
+	s := New(&Deps{Roots: roots})
+	stays := func(in contentIn) bool {
+		t.Helper()
+		req, err := s.prepare(roots, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer req.close()
+		return slices.Contains(rgBase(req.rgOptions()), "--one-file-system")
+	}
+	if loc, err := roots.Resolve(dir); err != nil {
+		t.Fatal(err)
+	} else if f, err := loc.Fence(false); err != nil {
+		t.Fatal(err)
+	} else if flat := f.SingleDeviceFS(); f.Close() != nil || !flat {
+		t.Skipf("%s is not on ext2/3/4, xfs or tmpfs", dir)
+	}
+	if stays(contentIn{Path: dir, Pattern: "x"}) {
+		t.Errorf("--one-file-system over a tree with nothing mounted below it")
+	}
+	if !stays(contentIn{Path: "/proc", Pattern: "x"}) {
+		t.Errorf("no --one-file-system over /proc, whose type is not known to keep one device")
+	}
+	testutil.MountTmpfs(t, filepath.Join(dir, "tm"))
+	if !stays(contentIn{Path: dir, Pattern: "x"}) {
+		t.Errorf("no --one-file-system over a tree with a tmpfs mounted below it")
+	}
+	if stays(contentIn{Path: filepath.Join(dir, "tm"), Pattern: "x"}) {
+		t.Errorf("--one-file-system over the tmpfs itself, with nothing mounted below it")
+	}
+	if stays(contentIn{Path: dir, Pattern: "x", CrossMounts: true}) {
+		t.Errorf("--one-file-system with cross_mounts")
 	}
 }

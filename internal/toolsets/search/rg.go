@@ -33,7 +33,7 @@ func rgBase(o *options) []string {
 	if o.glob != "" {
 		a = append(a, "--glob="+o.glob) // a flag's value: never parsed as an option
 	}
-	if !o.cross {
+	if !o.cross && !o.flat {
 		// By device number only: rg still enters a bind mount of the same
 		// file system, whose files the fence then drops (fsroot.Reported).
 		a = append(a, "--one-file-system")

@@ -51,6 +51,10 @@ type options struct {
 	// root; without it both engines stay on the root's (rg with
 	// --one-file-system, the native walker through its fsroot.Fence).
 	cross bool
+	// flat says nothing but the root's file system lies below it
+	// (searchReq.flatBelow), where --one-file-system changes nothing rg
+	// walks and is left out.
+	flat bool
 }
 
 // engine picks rg or the native walker from the caller's choice.
