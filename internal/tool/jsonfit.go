@@ -1,9 +1,6 @@
 package tool
 
-import (
-	"math/bits"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // A page of text must fit the output cap as JSON, not as bytes: a quote, a
 // backslash or a newline takes two bytes in a JSON string, a control byte
@@ -45,24 +42,14 @@ func jsonRuneLen(s string) (encoded, width int) {
 func JSONStringLen(s string) int {
 	n := 2
 	for i := 0; i < len(s); {
+		// Plain bytes counted together, as appendJSONString skips them: a
+		// handle of 2,500 hits is sized this way before its answer.
 		if i+8 <= len(s) {
-			// Eight plain bytes at once, as appendJSONString skips them:
-			// a handle of 2,500 hits is sized this way before its answer.
-			_ = s[i+7]
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			look := needsLook8(x)
-			if look == 0 {
-				n += 8
-				i += 8
-				continue
+			j := skipPlain(s, i)
+			n += j - i
+			if i = j; i == len(s) {
+				break
 			}
-			// The bytes before the first that needs a look are plain:
-			// counted at once, as appendJSONString skips them, rather
-			// than one at a time, each with a look at the eight after it.
-			k := bits.TrailingZeros64(look) / 8
-			n += k
-			i += k
 		}
 		if c := s[i]; c < utf8.RuneSelf {
 			n += int(jsonByteLen[c])

@@ -18,17 +18,9 @@ func appendJSONString(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if i+8 <= len(s) {
-			_ = s[i+7]
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			look := needsLook8(x)
-			if look == 0 {
-				i += 8
-				continue
+			if i = skipPlain(s, i); i == len(s) {
+				break
 			}
-			// The bytes before the first that needs a look are plain:
-			// skip them at once rather than one at a time.
-			i += bits.TrailingZeros64(look) / 8
 		}
 		b := s[i]
 		if b < utf8.RuneSelf {
@@ -77,6 +69,27 @@ func appendJSONString(dst []byte, s string) []byte {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// skipPlain returns the index of the first byte of s at or after i that
+// may need a look (needsLook8), checking eight bytes at a time: the plain
+// bytes before it are skipped together, where a byte-by-byte loop would
+// test each. Fewer than eight bytes from the end it stops and leaves
+// them to its caller's look, one at a time (callers test i+8 <= len(s)
+// first: not a call for each of the last bytes of every string). appendJSONString writes and
+// JSONStringLen counts a string this way, so that both make the same
+// choice for every byte.
+func skipPlain(s string, i int) int {
+	for i+8 <= len(s) {
+		_ = s[i+7]
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if look := needsLook8(x); look != 0 {
+			return i + bits.TrailingZeros64(look)/8
+		}
+		i += 8
+	}
+	return i
+}
 
 // needsLook8 marks, in the high bit of each of the eight bytes packed in x
 // (the first in the low byte), the bytes that need a look: not ASCII,
